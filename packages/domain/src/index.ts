@@ -1,1 +1,1 @@
-export * from './generation/lora.ts';
+export * from './generation/index.ts';

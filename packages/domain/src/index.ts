@@ -1,1 +1,3 @@
+export * from './constants.ts';
+export * from './document/index.ts';
 export * from './generation/index.ts';

@@ -1,0 +1,16 @@
+export * from './geometry.ts';
+export * from './generation-params.ts';
+export * from './layers/image.ts';
+export * from './layers/text.ts';
+export * from './layers/panel.ts';
+export * from './layers/pose.ts';
+export * from './layers/sketch.ts';
+export * from './layers/fill.ts';
+export * from './layer.ts';
+export * from './workspace.ts';
+export * from './settings.ts';
+export * from './errors.ts';
+export { normalizeReadingOrder } from './migrations.ts';
+export * from './codec.ts';
+export * from './factory.ts';
+export * from './pose-presets.ts';

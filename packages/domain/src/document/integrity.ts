@@ -1,0 +1,81 @@
+import type { Layer } from './layer.ts';
+import type { WorkspaceData } from './workspace.ts';
+import { formatPath, type DocumentError } from './errors.ts';
+
+type Path = (string | number)[];
+
+/**
+ * Checks what a schema cannot: ids are unique, clip targets are siblings that exist, nothing is clipped twice or
+ * clipped to something itself clipped, and panel neighbours are panels on the same page.
+ */
+export function checkIntegrity(data: WorkspaceData): DocumentError | null {
+  const seen = new Set<string>();
+  const roots: [Layer, Path][] = [[data.rootLayer, ['rootLayer']]];
+  data.pages.forEach((page, i) => roots.push([page.rootLayer, ['pages', i, 'rootLayer']]));
+
+  for (const [root, rootPath] of roots) {
+    const panels = new Set<string>();
+    const panelPaths: [Layer, Path][] = [];
+    const error = checkGroup(root, rootPath, seen, panels, panelPaths);
+    if (error) return error;
+    for (const [panel, path] of panelPaths) {
+      if (panel.type !== 'PANEL') continue;
+      for (const side of ['left', 'right', 'top', 'bottom'] as const) {
+        const list = panel.data.neighborPanels[side];
+        for (let k = 0; k < list.length; k++) {
+          const id = list[k]!;
+          if (!panels.has(id) || id === panel.id) {
+            const at = formatPath([...path, 'data', 'neighborPanels', side, k]);
+            return { code: 'BROKEN_REFERENCE', message: `Neighbour panel "${id}" does not exist on this page`, path: at };
+          }
+        }
+      }
+    }
+  }
+  if (data.pages.length > 0 && data.lastPage >= data.pages.length) {
+    return { code: 'INVALID_FIELD', message: `lastPage must be below ${data.pages.length}`, path: 'lastPage' };
+  }
+  return null;
+}
+
+function checkGroup(
+  layer: Layer,
+  path: Path,
+  seen: Set<string>,
+  panels: Set<string>,
+  panelPaths: [Layer, Path][],
+): DocumentError | null {
+  if (seen.has(layer.id)) {
+    return { code: 'INVALID_FIELD', message: `Layer id "${layer.id}" is used twice`, path: formatPath([...path, 'id']) };
+  }
+  seen.add(layer.id);
+  if (layer.type === 'PANEL') {
+    panels.add(layer.id);
+    panelPaths.push([layer, path]);
+  }
+  const siblings = new Map(layer.children.map((c) => [c.id, c]));
+  const clippedTo = new Map<string, string>();
+  for (let i = 0; i < layer.children.length; i++) {
+    const child = layer.children[i]!;
+    for (let k = 0; k < child.clippedLayers.length; k++) {
+      const id = child.clippedLayers[k]!;
+      const at = formatPath([...path, 'children', i, 'clippedLayers', k]);
+      const clipped = siblings.get(id);
+      if (!clipped || id === child.id) {
+        return { code: 'BROKEN_REFERENCE', message: `Clipped layer "${id}" is not a sibling of "${child.id}"`, path: at };
+      }
+      if (clippedTo.has(id)) {
+        return { code: 'BROKEN_REFERENCE', message: `Layer "${id}" is clipped to two layers`, path: at };
+      }
+      if (clipped.clippedLayers.length > 0) {
+        return { code: 'BROKEN_REFERENCE', message: `Layer "${id}" has clipped layers and cannot be clipped`, path: at };
+      }
+      clippedTo.set(id, child.id);
+    }
+  }
+  for (let i = 0; i < layer.children.length; i++) {
+    const error = checkGroup(layer.children[i]!, [...path, 'children', i], seen, panels, panelPaths);
+    if (error) return error;
+  }
+  return null;
+}

@@ -1,0 +1,122 @@
+import { DOCUMENT_VERSION } from './workspace.ts';
+import { DROPPED_LAYER_TYPES, LAYER_TYPES } from './layer.ts';
+import { formatPath, type DocumentError } from './errors.ts';
+
+type Raw = Record<string, unknown>;
+type Path = (string | number)[];
+
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One step of the chain: upgrades a raw document from `from` to `from + 1`. */
+interface Migration {
+  from: number;
+  migrate(doc: Raw): Raw;
+}
+
+/**
+ * Version 0 is every document written before the format carried a version. It becomes version 1 unchanged
+ * apart from the stamp: the legacy clean-up below runs on every load.
+ */
+const MIGRATIONS: readonly Migration[] = [{ from: 0, migrate: (doc) => ({ ...doc, version: 1 }) }];
+
+const READING_ORDER_SPELLINGS: Record<string, string> = {
+  'left-to-right': 'LEFT_TO_RIGHT',
+  'right-to-left': 'RIGHT_TO_LEFT',
+  LEFT_TO_RIGHT: 'LEFT_TO_RIGHT',
+  RIGHT_TO_LEFT: 'RIGHT_TO_LEFT',
+};
+
+/** Maps either spelling of a reading order onto the saved one; anything else is returned unchanged for the schema to refuse. */
+export function normalizeReadingOrder(value: unknown): unknown {
+  return typeof value === 'string' ? (READING_ORDER_SPELLINGS[value] ?? value) : value;
+}
+
+const dropped = new Set<string>(DROPPED_LAYER_TYPES);
+const known = new Set<string>(LAYER_TYPES);
+
+/**
+ * Drops REGIONAL and REGIONAL_PROMPT layers (and references to them) and fails on any other unknown type.
+ * Works on a private copy: the caller's object is never changed.
+ */
+function cleanLayer(layer: unknown, path: Path, droppedIds: Set<string>): DocumentError | null {
+  if (!isObject(layer)) return null; // the schema names the path of a malformed layer
+  if (isObject(layer.data) && 'readingOrder' in layer.data) {
+    layer.data.readingOrder = normalizeReadingOrder(layer.data.readingOrder);
+  }
+  if (!Array.isArray(layer.children)) return null;
+  const kept: unknown[] = [];
+  for (let i = 0; i < layer.children.length; i++) {
+    const child: unknown = layer.children[i];
+    const childPath = [...path, 'children', i];
+    if (isObject(child) && typeof child.type === 'string') {
+      if (dropped.has(child.type)) {
+        if (typeof child.id === 'string') droppedIds.add(child.id);
+        continue;
+      }
+      if (!known.has(child.type)) {
+        return {
+          code: 'UNKNOWN_LAYER_TYPE',
+          message: `Unknown layer type "${child.type}" at ${formatPath([...childPath, 'type'])}`,
+          path: formatPath([...childPath, 'type']),
+        };
+      }
+    }
+    const error = cleanLayer(child, childPath, droppedIds);
+    if (error) return error;
+    kept.push(child);
+  }
+  layer.children = kept;
+  return null;
+}
+
+function forgetDropped(layer: unknown, droppedIds: Set<string>): void {
+  if (!isObject(layer)) return;
+  if (Array.isArray(layer.clippedLayers)) {
+    layer.clippedLayers = layer.clippedLayers.filter((id) => !(typeof id === 'string' && droppedIds.has(id)));
+  }
+  if (Array.isArray(layer.children)) for (const child of layer.children) forgetDropped(child, droppedIds);
+}
+
+/** Brings a raw saved document to the current version; returns a new object or an error naming the path. */
+export function upgrade(raw: unknown): { ok: true; value: Raw } | { ok: false; error: DocumentError } {
+  if (!isObject(raw)) {
+    return { ok: false, error: { code: 'NOT_AN_OBJECT', message: 'A workspace document must be an object', path: '' } };
+  }
+  let doc = structuredClone(raw);
+  const version = doc.version ?? 0;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+    return { ok: false, error: { code: 'INVALID_FIELD', message: 'version must be a whole number', path: 'version' } };
+  }
+  if (version > DOCUMENT_VERSION) {
+    return {
+      ok: false,
+      error: {
+        code: 'UNSUPPORTED_VERSION',
+        message: `Document version ${version} is newer than this app understands (${DOCUMENT_VERSION})`,
+        path: 'version',
+      },
+    };
+  }
+  for (const step of MIGRATIONS) if (step.from >= version && step.from < DOCUMENT_VERSION) doc = step.migrate(doc);
+
+  if (isObject(doc.comicConfiguration)) {
+    doc.comicConfiguration.readingOrder = normalizeReadingOrder(doc.comicConfiguration.readingOrder);
+  }
+  const roots: [unknown, Path][] = [[doc.rootLayer, ['rootLayer']]];
+  if (Array.isArray(doc.pages)) {
+    doc.pages.forEach((page: unknown, i) => {
+      if (isObject(page)) roots.push([page.rootLayer, ['pages', i, 'rootLayer']]);
+    });
+  }
+  const droppedIds = new Set<string>();
+  for (const [root, path] of roots) {
+    if (isObject(root) && typeof root.type === 'string' && !known.has(root.type)) {
+      const at = formatPath([...path, 'type']);
+      return { ok: false, error: { code: 'UNKNOWN_LAYER_TYPE', message: `Unknown layer type "${root.type}" at ${at}`, path: at } };
+    }
+    const error = cleanLayer(root, path, droppedIds);
+    if (error) return { ok: false, error };
+  }
+  if (droppedIds.size > 0) for (const [root] of roots) forgetDropped(root, droppedIds);
+  return { ok: true, value: doc };
+}

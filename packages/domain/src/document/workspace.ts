@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { zViewTransform, DEFAULT_VIEW_TRANSFORM } from './geometry.ts';
+import { zGroupLayer } from './layer.ts';
+import { COMIC_PAGE_HEIGHT, COMIC_PAGE_WIDTH } from '../constants.ts';
+
+export const WORKSPACE_TYPES = ['INFINITE', 'COMIC'] as const;
+export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
+
+export const READING_ORDERS = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT'] as const;
+export type ReadingOrder = (typeof READING_ORDERS)[number];
+
+/** The document format version written by this code; older versions are migrated on load. */
+export const DOCUMENT_VERSION = 1;
+
+export const zComicConfiguration = z.object({
+  width: z.number().positive().default(COMIC_PAGE_WIDTH),
+  height: z.number().positive().default(COMIC_PAGE_HEIGHT),
+  readingOrder: z.enum(READING_ORDERS).default('LEFT_TO_RIGHT'),
+});
+export type ComicConfiguration = z.infer<typeof zComicConfiguration>;
+
+export const zPage = z.object({
+  uuid: z.string().min(1),
+  viewTransform: zViewTransform.default(DEFAULT_VIEW_TRANSFORM),
+  rootLayer: zGroupLayer,
+  generatedStory: z.string().default(''),
+  thumbnailUrl: z.string().nullable().default(null),
+});
+export type Page = z.infer<typeof zPage>;
+
+/**
+ * Workspace data in its saved form. An INFINITE workspace keeps its layers in `rootLayer` and has no pages;
+ * a COMIC workspace keeps each page's layers in that page's `rootLayer` and an empty workspace `rootLayer`.
+ */
+export const zWorkspaceData = z.object({
+  version: z.literal(DOCUMENT_VERSION),
+  viewTransform: zViewTransform.default(DEFAULT_VIEW_TRANSFORM),
+  rootLayer: zGroupLayer,
+  pages: z.array(zPage).default([]),
+  comicConfiguration: zComicConfiguration.default({
+    width: COMIC_PAGE_WIDTH,
+    height: COMIC_PAGE_HEIGHT,
+    readingOrder: 'LEFT_TO_RIGHT',
+  }),
+  /** Index into `pages` of the page shown last. */
+  lastPage: z.number().int().min(0).default(0),
+});
+export type WorkspaceData = z.infer<typeof zWorkspaceData>;
+
+export const zWorkspace = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  type: z.enum(WORKSPACE_TYPES),
+  data: zWorkspaceData,
+  thumbnail: z.string().nullable().default(null),
+  thumbnailUrls: z.array(z.string()).default([]),
+});
+export type Workspace = z.infer<typeof zWorkspace>;
+
+/** The workspace type a document implies when none is stored beside it. */
+export function inferWorkspaceType(data: Pick<WorkspaceData, 'pages'>): WorkspaceType {
+  return data.pages.length > 0 ? 'COMIC' : 'INFINITE';
+}

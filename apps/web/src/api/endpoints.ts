@@ -1,0 +1,118 @@
+import { isApiError } from './ApiError.ts';
+import { createHttpClient, withQuery } from './http.ts';
+import type { HttpClient, HttpClientOptions } from './http.ts';
+import type {
+  CreateWorkspaceRequest,
+  Credits,
+  FlowImage,
+  Page,
+  Preferences,
+  SaveWorkspaceRequest,
+  SaveWorkspaceResult,
+  User,
+  WorkspaceRecord,
+  WorkspaceRevision,
+  WorkspaceSummary,
+} from './types.ts';
+
+const enc = encodeURIComponent;
+
+/** Every Koma endpoint the web app calls, one typed method each. Failures throw ApiError. */
+export function createKomaApi(http: HttpClient) {
+  return {
+    auth: {
+      signUp: (body: { email: string; password: string; name?: string }) =>
+        http.request<{ user: User }>('POST', '/api/auth/signup', body),
+      signIn: (body: { email: string; password: string }) =>
+        http.request<{ user: User }>('POST', '/api/auth/signin', body),
+      signOut: () => http.request<void>('POST', '/api/auth/signout'),
+      me: () => http.request<{ user: User }>('GET', '/api/auth/me'),
+    },
+    workspaces: {
+      list: (page = 1, pageSize = 50) =>
+        http.request<Page<WorkspaceSummary>>('GET', withQuery('/api/workspaces', { page, pageSize })),
+    },
+    workspace: {
+      create: (body: CreateWorkspaceRequest) => http.request<{ id: string }>('POST', '/api/workspace', body),
+      get: (id: string) => http.request<WorkspaceRecord>('GET', `/api/workspace/${enc(id)}`),
+      save: (id: string, body: SaveWorkspaceRequest) =>
+        http.request<SaveWorkspaceResult>('PUT', `/api/workspace/${enc(id)}`, body),
+      rename: (id: string, name: string) => http.request<unknown>('PATCH', `/api/workspace/${enc(id)}`, { name }),
+      duplicate: (id: string) => http.request<{ id: string }>('POST', `/api/workspace/${enc(id)}/duplicate`),
+      remove: (id: string) => http.request<void>('DELETE', `/api/workspace/${enc(id)}`),
+      revisions: (id: string) => http.request<unknown>('GET', `/api/workspace/${enc(id)}/revisions`),
+      restore: (id: string, revision: number) =>
+        http.request<unknown>('POST', `/api/workspace/${enc(id)}/revisions/${revision}/restore`),
+    },
+    images: {
+      upload: (encoded: string, fileType: string) =>
+        http.request<{ id: string }>('POST', '/api/image', { encoded, fileType }),
+      url: (id: string) => http.request<{ url: string }>('GET', withQuery('/api/image', { id })),
+    },
+    credits: {
+      get: () => http.request<Credits>('GET', '/api/credits'),
+    },
+    preferences: {
+      get: () => http.request<{ preferences: Preferences }>('GET', '/api/preferences'),
+      update: (preferences: Preferences) =>
+        http.request<{ preferences: Preferences }>('PUT', '/api/preferences', preferences),
+    },
+    flowImages: {
+      find: (variationId: string) =>
+        http.request<{ userImages: FlowImage[] }>('GET', withQuery('/api/flow_images/', { variationId })),
+    },
+  };
+}
+
+export type KomaApi = ReturnType<typeof createKomaApi>;
+export type { WorkspaceRevision };
+
+/** The app's shared client: same origin, the browser's fetch. */
+export const api: KomaApi = createKomaApi(createHttpClient());
+
+export function createApi(options: HttpClientOptions): KomaApi {
+  return createKomaApi(createHttpClient(options));
+}
+
+type Logger = (message: string) => void;
+
+function statusOf(error: unknown): number | string {
+  return isApiError(error) ? error.status : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Creates a workspace the way spec §8 asks: on failure it logs "Failed to create workspace: {status}" and
+ * returns an empty id instead of throwing, so the caller decides what to tell the user.
+ */
+export async function createWorkspaceOrEmpty(
+  client: KomaApi,
+  body: CreateWorkspaceRequest,
+  log: Logger = (m) => console.error(m),
+): Promise<string> {
+  try {
+    const { id } = await client.workspace.create(body);
+    return id;
+  } catch (error) {
+    log(`Failed to create workspace: ${statusOf(error)}`);
+    return '';
+  }
+}
+
+/**
+ * Saves a workspace per spec §8: a failure logs "Failed to save workspace: {status}" and yields null.
+ * A 409 revision conflict is rethrown, because the editor must reload or merge rather than lose work silently.
+ */
+export async function saveWorkspaceOrNull(
+  client: KomaApi,
+  id: string,
+  body: SaveWorkspaceRequest,
+  log: Logger = (m) => console.error(m),
+): Promise<SaveWorkspaceResult | null> {
+  try {
+    return await client.workspace.save(id, body);
+  } catch (error) {
+    if (isApiError(error) && error.code === 'revision_conflict') throw error;
+    log(`Failed to save workspace: ${statusOf(error)}`);
+    return null;
+  }
+}

@@ -1,0 +1,185 @@
+// Image downloads as generation.md §7–§8 describe them: GET /api/image?id= for a URL, then the bytes with
+// progress, retried; a failed load by id is logged and yields ''. Dependencies are injected so tests control
+// the network and the clock.
+import type { FetchLike } from './http.ts';
+
+export const DOWNLOAD_ATTEMPTS = 5;
+export const DOWNLOAD_RETRY_DELAY_MS = 2000;
+/** The fixed sample id: it loads the bundled wave picture without calling the API. */
+export const SAMPLE_IMAGE_ID = 'sample-wave';
+export const SAMPLE_IMAGE_URL = '/demo/sample-wave.svg';
+/** Ids of the form `demo:{file}` load `{file}` from the bundled demo folder. */
+export const DEMO_ID_PREFIX = 'demo:';
+export const DEMO_FOLDER = '/demo/';
+
+export type ProgressCallback = (loaded: number, total: number | null) => void;
+
+export interface ImageLoaderDeps {
+  fetch: FetchLike;
+  sleep: (ms: number) => Promise<void>;
+  log: (message: string, cause?: unknown) => void;
+  baseUrl: string;
+}
+
+export interface DownloadedImage {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+const defaultDeps: ImageLoaderDeps = {
+  fetch: (input, init) => fetch(input, init),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  log: (message, cause) => console.error(message, cause),
+  baseUrl: '',
+};
+
+function resolveDeps(deps: Partial<ImageLoaderDeps> | undefined): ImageLoaderDeps {
+  return { ...defaultDeps, ...deps };
+}
+
+/** Reads a response body chunk by chunk so a caller can show a progress bar; total is null without Content-Length. */
+export async function readBodyWithProgress(response: Response, onProgress?: ProgressCallback): Promise<Uint8Array> {
+  const header = response.headers.get('Content-Length');
+  const parsed = header === null ? NaN : Number(header);
+  const total = Number.isFinite(parsed) && parsed >= 0 ? parsed : null;
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    onProgress?.(bytes.byteLength, total ?? bytes.byteLength);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress?.(loaded, total);
+  }
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** One GET of an image; throws 'HTTP error! status: {code}' or 'Network error occurred'. */
+async function downloadOnce(
+  url: string,
+  deps: ImageLoaderDeps,
+  onProgress?: ProgressCallback,
+): Promise<DownloadedImage> {
+  let response: Response;
+  try {
+    response = await deps.fetch(url, { method: 'GET' });
+  } catch (cause) {
+    throw new Error('Network error occurred', { cause });
+  }
+  if (!response.ok) throw new Error(`HTTP error! status: ${response.status}`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBodyWithProgress(response, onProgress);
+  } catch (cause) {
+    throw new Error('Network error occurred', { cause });
+  }
+  return { bytes, contentType: response.headers.get('Content-Type') ?? 'application/octet-stream' };
+}
+
+/**
+ * Downloads with up to 5 attempts, 2,000 ms apart. Each failed attempt is logged with its own message;
+ * after the last one it throws 'Failed to download image after 5 attempts' (the last error as its cause).
+ */
+export async function downloadWithRetry(
+  url: string,
+  onProgress?: ProgressCallback,
+  deps?: Partial<ImageLoaderDeps>,
+): Promise<DownloadedImage> {
+  const d = resolveDeps(deps);
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= DOWNLOAD_ATTEMPTS; attempt++) {
+    try {
+      return await downloadOnce(url, d, onProgress);
+    } catch (error) {
+      lastError = error;
+      d.log(`Image download attempt ${attempt} of ${DOWNLOAD_ATTEMPTS} failed`, error);
+      if (attempt < DOWNLOAD_ATTEMPTS) await d.sleep(DOWNLOAD_RETRY_DELAY_MS);
+    }
+  }
+  throw new Error(`Failed to download image after ${DOWNLOAD_ATTEMPTS} attempts`, { cause: lastError });
+}
+
+/** The second loader: fetches a URL directly, once, failing with 'Failed to download image'. */
+export async function downloadFromUrl(
+  url: string,
+  onProgress?: ProgressCallback,
+  deps?: Partial<ImageLoaderDeps>,
+): Promise<DownloadedImage> {
+  const d = resolveDeps(deps);
+  try {
+    return await downloadOnce(url, d, onProgress);
+  } catch (cause) {
+    throw new Error('Failed to download image', { cause });
+  }
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  // String.fromCharCode over the whole array overflows the call stack on large images; go in slices.
+  let binary = '';
+  const slice = 0x8000;
+  for (let i = 0; i < bytes.length; i += slice) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + slice));
+  }
+  return btoa(binary);
+}
+
+export function toDataUrl(image: DownloadedImage): string {
+  const type = image.contentType.split(';')[0]?.trim() || 'application/octet-stream';
+  return `data:${type};base64,${bytesToBase64(image.bytes)}`;
+}
+
+/** Where a bundled (non-API) image id lives, or null when the id must be resolved by the API. */
+export function localImageUrl(id: string): string | null {
+  if (id === SAMPLE_IMAGE_ID) return SAMPLE_IMAGE_URL;
+  if (id.startsWith(DEMO_ID_PREFIX)) {
+    const file = id.slice(DEMO_ID_PREFIX.length);
+    // Only plain file names: a demo id must never walk out of the demo folder.
+    if (/^[\w.-]+$/.test(file) && !file.startsWith('.')) return `${DEMO_FOLDER}${file}`;
+  }
+  return null;
+}
+
+async function resolveImageUrl(id: string, d: ImageLoaderDeps): Promise<string> {
+  const local = localImageUrl(id);
+  if (local !== null) return `${d.baseUrl}${local}`;
+  const response = await d.fetch(`${d.baseUrl}/api/image?id=${encodeURIComponent(id)}`, {
+    method: 'GET',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    credentials: 'same-origin',
+  });
+  if (!response.ok) throw new Error(`HTTP error! status: ${response.status}`);
+  const body = (await response.json()) as { url?: unknown };
+  if (typeof body.url !== 'string' || body.url === '') throw new Error('Image URL missing from /api/image');
+  return body.url;
+}
+
+/**
+ * Loads a stored image by id as a data URL (bytes → base64). Any failure is logged as "Failed to load image"
+ * and yields '' so a caller can drop just that variation.
+ */
+export async function loadImageById(
+  id: string,
+  onProgress?: ProgressCallback,
+  deps?: Partial<ImageLoaderDeps>,
+): Promise<string> {
+  const d = resolveDeps(deps);
+  try {
+    const url = await resolveImageUrl(id, d);
+    return toDataUrl(await downloadWithRetry(url, onProgress, d));
+  } catch (error) {
+    d.log('Failed to load image', error);
+    return '';
+  }
+}

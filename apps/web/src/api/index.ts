@@ -1,0 +1,22 @@
+export { ApiError, isApiError, CLIENT_ERROR_CODES } from './ApiError.ts';
+export { createHttpClient, withQuery } from './http.ts';
+export type { FetchLike, HttpClient, HttpClientOptions, HttpMethod } from './http.ts';
+export { api, createApi, createKomaApi, createWorkspaceOrEmpty, saveWorkspaceOrNull } from './endpoints.ts';
+export type { KomaApi } from './endpoints.ts';
+export type * from './types.ts';
+export {
+  DOWNLOAD_ATTEMPTS,
+  DOWNLOAD_RETRY_DELAY_MS,
+  SAMPLE_IMAGE_ID,
+  SAMPLE_IMAGE_URL,
+  DEMO_ID_PREFIX,
+  bytesToBase64,
+  downloadFromUrl,
+  downloadWithRetry,
+  loadImageById,
+  localImageUrl,
+  readBodyWithProgress,
+  toDataUrl,
+} from './imageLoader.ts';
+export type { DownloadedImage, ImageLoaderDeps, ProgressCallback } from './imageLoader.ts';
+export { ImageCache } from './imageCache.ts';

@@ -1,0 +1,168 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  DOWNLOAD_RETRY_DELAY_MS,
+  SAMPLE_IMAGE_ID,
+  downloadFromUrl,
+  downloadWithRetry,
+  loadImageById,
+  localImageUrl,
+  readBodyWithProgress,
+} from '../src/api/imageLoader.ts';
+import type { FetchLike } from '../src/api/http.ts';
+
+const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4, 5, 6]);
+
+function bytesResponse(bytes: Uint8Array, chunk = 3, contentType = 'image/png'): Response {
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += chunk) controller.enqueue(bytes.slice(i, i + chunk));
+      controller.close();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { 'Content-Type': contentType, 'Content-Length': String(bytes.length) },
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+function deps(fetch: FetchLike) {
+  return { fetch, sleep: vi.fn(() => Promise.resolve()), log: vi.fn(), baseUrl: '' };
+}
+
+describe('downloadWithRetry', () => {
+  it('reports progress chunk by chunk with the Content-Length total', async () => {
+    const progress: [number, number | null][] = [];
+    const d = deps(() => Promise.resolve(bytesResponse(PNG_BYTES, 4)));
+    const image = await downloadWithRetry('/img.png', (loaded, total) => progress.push([loaded, total]), d);
+    expect(Array.from(image.bytes)).toEqual(Array.from(PNG_BYTES));
+    expect(image.contentType).toBe('image/png');
+    expect(progress).toEqual([
+      [4, 10],
+      [8, 10],
+      [10, 10],
+    ]);
+    expect(d.sleep).not.toHaveBeenCalled();
+  });
+
+  it('retries after an HTTP error and a network error, 2,000 ms apart, and then succeeds', async () => {
+    const fetch = vi
+      .fn<FetchLike>()
+      .mockResolvedValueOnce(new Response('no', { status: 503 }))
+      .mockRejectedValueOnce(new TypeError('socket hang up'))
+      .mockResolvedValueOnce(bytesResponse(PNG_BYTES));
+    const d = deps(fetch);
+    const image = await downloadWithRetry('/img.png', undefined, d);
+    expect(image.bytes.length).toBe(PNG_BYTES.length);
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(d.sleep.mock.calls).toEqual([[DOWNLOAD_RETRY_DELAY_MS], [DOWNLOAD_RETRY_DELAY_MS]]);
+    const messages = d.log.mock.calls.map((call) => (call[1] as Error).message);
+    expect(messages).toEqual(['HTTP error! status: 503', 'Network error occurred']);
+  });
+
+  it('gives up after 5 attempts with the spec message, waiting only between attempts', async () => {
+    const fetch = vi.fn<FetchLike>(() => Promise.resolve(new Response('', { status: 404 })));
+    const d = deps(fetch);
+    const failure = downloadWithRetry('/gone.png', undefined, d);
+    await expect(failure).rejects.toThrow('Failed to download image after 5 attempts');
+    const error = await rejection(failure);
+    expect((error.cause as Error).message).toBe('HTTP error! status: 404');
+    expect(fetch).toHaveBeenCalledTimes(5);
+    expect(d.sleep).toHaveBeenCalledTimes(4);
+  });
+
+  it('really waits between attempts with the default sleep', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetch = vi
+        .fn<FetchLike>()
+        .mockRejectedValueOnce(new TypeError('down'))
+        .mockResolvedValueOnce(bytesResponse(PNG_BYTES));
+      const pending = downloadWithRetry('/img.png', undefined, { fetch, log: () => undefined });
+      await vi.advanceTimersByTimeAsync(DOWNLOAD_RETRY_DELAY_MS - 1);
+      expect(fetch).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(pending).resolves.toMatchObject({ contentType: 'image/png' });
+      expect(fetch).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('downloadFromUrl', () => {
+  it('fails once with "Failed to download image" and keeps the HTTP reason as the cause', async () => {
+    const fetch = vi.fn<FetchLike>(() => Promise.resolve(new Response('', { status: 500 })));
+    const error = await rejection(downloadFromUrl('https://img/x.png', undefined, deps(fetch)));
+    expect(error.message).toBe('Failed to download image');
+    expect((error.cause as Error).message).toBe('HTTP error! status: 500');
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('readBodyWithProgress', () => {
+  it('reports a null total when the server sends no Content-Length', async () => {
+    const progress: (number | null)[] = [];
+    const response = new Response(new Blob([PNG_BYTES]).stream());
+    const bytes = await readBodyWithProgress(response, (_loaded, total) => progress.push(total));
+    expect(bytes.length).toBe(10);
+    expect(progress.every((t) => t === null)).toBe(true);
+  });
+});
+
+describe('loadImageById', () => {
+  it('asks /api/image for the URL, downloads it and returns a data URL', async () => {
+    const fetch = vi.fn<FetchLike>((input) =>
+      Promise.resolve(
+        input.startsWith('/api/image')
+          ? new Response(JSON.stringify({ url: '/files/abc.png' }), { status: 200 })
+          : bytesResponse(PNG_BYTES),
+      ),
+    );
+    const result = await loadImageById('abc', undefined, deps(fetch));
+    expect(fetch.mock.calls.map((c) => c[0])).toEqual(['/api/image?id=abc', '/files/abc.png']);
+    expect(result).toBe(`data:image/png;base64,${Buffer.from(PNG_BYTES).toString('base64')}`);
+  });
+
+  it('logs "Failed to load image" and yields an empty string when the id is unknown', async () => {
+    const d = deps(() => Promise.resolve(new Response('{"error":"not_found"}', { status: 404 })));
+    await expect(loadImageById('missing', undefined, d)).resolves.toBe('');
+    expect(d.log).toHaveBeenCalledWith('Failed to load image', expect.any(Error));
+  });
+
+  it('yields an empty string after the download itself fails 5 times', async () => {
+    const fetch = vi.fn<FetchLike>((input) =>
+      input.startsWith('/api/image')
+        ? Promise.resolve(new Response(JSON.stringify({ url: '/files/x.png' }), { status: 200 }))
+        : Promise.reject(new TypeError('offline')),
+    );
+    const d = deps(fetch);
+    await expect(loadImageById('x', undefined, d)).resolves.toBe('');
+    expect(fetch).toHaveBeenCalledTimes(6);
+    const last = d.log.mock.calls.at(-1)!;
+    expect(last[0]).toBe('Failed to load image');
+    expect((last[1] as Error).message).toBe('Failed to download image after 5 attempts');
+  });
+
+  it('loads the fixed sample id from the demo folder without calling the API', async () => {
+    const fetch = vi.fn<FetchLike>(() => Promise.resolve(bytesResponse(PNG_BYTES, 10, 'image/svg+xml')));
+    const result = await loadImageById(SAMPLE_IMAGE_ID, undefined, deps(fetch));
+    expect(fetch.mock.calls.map((c) => c[0])).toEqual(['/demo/sample-wave.svg']);
+    expect(result.startsWith('data:image/svg+xml;base64,')).toBe(true);
+  });
+
+  it('maps demo ids into the demo folder and refuses paths that leave it', () => {
+    expect(localImageUrl('demo:panel-cat.svg')).toBe('/demo/panel-cat.svg');
+    expect(localImageUrl('demo:../secret')).toBeNull();
+    expect(localImageUrl('demo:.hidden')).toBeNull();
+    expect(localImageUrl('0f1e2d')).toBeNull();
+  });
+});

@@ -1,0 +1,25 @@
+import type { ServerConfig } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { Accounts } from './services/accounts.ts';
+import type { CreditLedger } from './services/credit-ledger.ts';
+import type { ImageStore } from './services/image-store.ts';
+import type { Workspaces } from './services/workspaces.ts';
+import type { BlobStore } from './storage/blob-store.ts';
+
+/** The server's shared pieces, reachable as `app.koma` from any route plugin (generation routes included). */
+export interface AppContext {
+  config: ServerConfig;
+  database: DatabaseHandle;
+  blobs: BlobStore;
+  ledger: CreditLedger;
+  images: ImageStore;
+  accounts: Accounts;
+  workspaces: Workspaces;
+  now: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    koma: AppContext;
+  }
+}

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.ts';
+import type { ServerConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { installAuth } from './http/auth.ts';
+import { HttpError, installErrorHandlers } from './http/errors.ts';
+import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.ts';
+import { deleteExpiredSessions } from './repositories/sessions.ts';
+import { authRoutes } from './routes/auth.ts';
+import { creditRoutes } from './routes/credits.ts';
+import { flowImageRoutes } from './routes/flow-images.ts';
+import { healthRoutes } from './routes/health.ts';
+import { imageRoutes } from './routes/images.ts';
+import { preferenceRoutes } from './routes/preferences.ts';
+import { workspaceRoutes } from './routes/workspaces.ts';
+import { Accounts } from './services/accounts.ts';
+import { CreditLedger } from './services/credit-ledger.ts';
+import { ImageStore } from './services/image-store.ts';
+import { Workspaces } from './services/workspaces.ts';
+import { createBlobStore } from './storage/blob-store.ts';
+
+export type { AppContext } from './app-context.ts';
+
+/** Test and embedding seams; production passes none. */
+export interface BuildOptions {
+  /** Pino logger options, or false for silence (tests). Default: pino at config.logLevel. */
+  logger?: boolean | { level: string };
+  now?: () => Date;
+}
+
+/**
+ * Builds the API server: opens the database (running migrations) and the image store, registers every
+ * route, and serves the built web app when it exists. Close the instance to release both.
+ */
+export async function buildApp(config: ServerConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const now = options.now ?? (() => new Date());
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const blobs = createBlobStore(config.storage);
+  const ledger = new CreditLedger(database.db, database.dialect, now);
+  const images = new ImageStore(database.db, blobs, config, now);
+  const accounts = new Accounts(database.db, ledger, config, now);
+  const workspaces = new Workspaces(database.db, database.dialect, images, now);
+  const context: AppContext = { config, database, blobs, ledger, images, accounts, workspaces, now };
+  await deleteExpiredSessions(database.db, now().toISOString());
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    // Errors carry their own messages; never echo stack traces to clients.
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
+  app.decorate('koma', context);
+  app.addHook('onClose', async () => {
+    blobs.close();
+    await database.close();
+  });
+
+  installErrorHandlers(app, spaFallback(config.webDist));
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, limit) =>
+      new HttpError(429, 'rate_limited', `Too many attempts; try again in ${Math.ceil(limit.ttl / 1000)} s.`),
+  });
+  installAuth(app, accounts, config.allowedOrigins);
+
+  healthRoutes(app);
+  authRoutes(app);
+  workspaceRoutes(app);
+  imageRoutes(app);
+  creditRoutes(app);
+  preferenceRoutes(app);
+  flowImageRoutes(app);
+
+  if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      setHeaders: (reply, filePath) => {
+        // Vite fingerprints everything under assets/; index.html must be revalidated to pick up new builds.
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  return app;
+}
+
+/** Non-/api GETs that match no file get index.html, so client-side routes survive a reload. */
+function spaFallback(webDist: string): ((url: string) => boolean) | undefined {
+  return fs.existsSync(path.join(webDist, 'index.html')) ? (url) => !url.startsWith('/api') : undefined;
+}

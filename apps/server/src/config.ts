@@ -1,0 +1,109 @@
+import path from 'node:path';
+
+/** Where image bytes live: a local folder (default) or an S3-compatible bucket. */
+export type StorageConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
+
+/** Everything the server reads from the environment, already parsed and defaulted. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the server uses SQLite at `<dataDir>/koma.sqlite`. */
+  databaseUrl: string | undefined;
+  storage: StorageConfig;
+  /** Credits granted to every new account. */
+  startingCredits: number;
+  /** Largest JSON body accepted on ordinary routes, in bytes. */
+  bodyLimit: number;
+  /** Largest decoded image accepted by POST /api/image, in bytes. */
+  maxImageBytes: number;
+  /** Largest decoded image accepted, in pixels (decompression-bomb guard). */
+  maxImagePixels: number;
+  signinRateLimit: { max: number; windowMs: number };
+  sessionDays: number;
+  /** Set the Secure flag on the session cookie. */
+  cookieSecure: boolean;
+  /** Origins allowed on state-changing requests besides the request's own host. */
+  allowedOrigins: string[];
+  /** Folder of the built web app; served with an SPA fallback when it exists. */
+  webDist: string;
+  logLevel: string;
+}
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** Reads the server configuration from environment variables (see docs/server.md for the list). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = path.resolve(text(env, 'DATA_DIR') ?? './data');
+  const bucket = text(env, 'S3_BUCKET');
+  const storage: StorageConfig = bucket
+    ? {
+        kind: 's3',
+        bucket,
+        region: text(env, 'S3_REGION') ?? 'us-east-1',
+        endpoint: text(env, 'S3_ENDPOINT'),
+        accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+        secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+        forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', text(env, 'S3_ENDPOINT') !== undefined),
+        prefix: text(env, 'S3_PREFIX') ?? '',
+      }
+    : { kind: 'local', dir: path.resolve(text(env, 'IMAGE_DIR') ?? path.join(dataDir, 'images')) };
+  const allowedOrigins = (text(env, 'ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  return {
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    port: int(env, 'PORT', 3000),
+    dataDir,
+    databaseUrl: text(env, 'DATABASE_URL'),
+    storage,
+    startingCredits: int(env, 'STARTING_CREDITS', 100),
+    bodyLimit: int(env, 'BODY_LIMIT', 10 * 1024 * 1024, 1024),
+    maxImageBytes: int(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024),
+    maxImagePixels: int(env, 'MAX_IMAGE_PIXELS', 50_000_000, 1),
+    signinRateLimit: {
+      max: int(env, 'SIGNIN_RATE_LIMIT', 10, 1),
+      windowMs: int(env, 'SIGNIN_RATE_WINDOW_MS', 60_000, 1),
+    },
+    sessionDays: int(env, 'SESSION_DAYS', 30, 1),
+    cookieSecure: bool(env, 'COOKIE_SECURE', false),
+    allowedOrigins,
+    webDist: path.resolve(text(env, 'WEB_DIST') ?? path.join(serverRoot, '..', 'web', 'dist')),
+    logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+import { migrationProvider } from './migrations.ts';
+
+/** The database handle every repository takes. */
+export type Database = Kysely<DB>;
+export type { DB } from './schema.ts';
+
+/** Which engine a handle talks to; a few statements differ (locking, conflict clauses). */
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
+/** An open database plus what the repositories need to know about it. */
+export interface DatabaseHandle {
+  db: Database;
+  dialect: DatabaseDialect;
+  close(): Promise<void>;
+}
+
+/** Opens PostgreSQL when a URL is given, else SQLite at `<dataDir>/koma.sqlite`, and runs the migrations. */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  let db: Database;
+  let dialect: DatabaseDialect;
+  if (options.databaseUrl) {
+    dialect = 'postgres';
+    db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const sqlite = new SQLite(path.join(options.dataDir, 'koma.sqlite'));
+    // WAL lets readers go on during a write; foreign keys are off by default in SQLite.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(`Migration failed: ${JSON.stringify(error)}`);
+  }
+  return { db, dialect, close: () => db.destroy() };
+}

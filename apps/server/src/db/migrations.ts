@@ -1,0 +1,119 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+// One list for both dialects: only types and statements that SQLite and PostgreSQL read alike.
+// Append new migrations; never edit a released one.
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('plan', 'text', (c) => c.notNull().defaultTo('free'))
+        .addColumn('restricted_mode', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('credits', 'integer', (c) =>
+          c
+            .notNull()
+            .defaultTo(0)
+            .check(sql`credits >= 0`),
+        )
+        .addColumn('purchased_credits', 'integer', (c) =>
+          c
+            .notNull()
+            .defaultTo(0)
+            .check(sql`purchased_credits >= 0`),
+        )
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+
+      await db.schema
+        .createTable('credit_ledger')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('credits_delta', 'integer', (c) => c.notNull())
+        .addColumn('purchased_delta', 'integer', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('ref', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('credit_ledger_user_ref').on('credit_ledger').columns(['user_id', 'ref']).execute();
+
+      await db.schema
+        .createTable('workspaces')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('thumbnail_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('thumbnail_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('workspaces_user_updated')
+        .on('workspaces')
+        .columns(['user_id', 'updated_at'])
+        .execute();
+
+      await db.schema
+        .createTable('workspace_revisions')
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('saved_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workspace_revisions_pk', ['workspace_id', 'revision'])
+        .execute();
+
+      await db.schema
+        .createTable('images')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('byte_size', 'integer', (c) => c.notNull())
+        .addColumn('width', 'integer', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('images_user').on('images').column('user_id').execute();
+
+      await db.schema
+        .createTable('preferences')
+        .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('flow_images')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('variation_id', 'text', (c) => c.notNull())
+        .addColumn('generation_data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('flow_images_user_variation')
+        .on('flow_images')
+        .columns(['user_id', 'variation_id'])
+        .execute();
+    },
+  },
+};
+
+/** The server's migrations, for Kysely's Migrator. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

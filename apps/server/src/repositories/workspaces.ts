@@ -1,0 +1,124 @@
+import type { Database } from '../db/database.ts';
+import type { WorkspaceRevisionsTable, WorkspacesTable } from '../db/schema.ts';
+
+/** One page of the user's workspaces, newest first, with the total count. */
+export async function listWorkspaces(db: Database, userId: string, limit: number, offset: number) {
+  const rows = await db
+    .selectFrom('workspaces')
+    .select(['id', 'name', 'type', 'thumbnail_id', 'updated_at', 'revision'])
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const count = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+/** Inserts the workspace row (its data goes in as revision rows). */
+export async function insertWorkspace(db: Database, row: WorkspacesTable): Promise<void> {
+  await db.insertInto('workspaces').values(row).execute();
+}
+
+/** Inserts one saved revision. */
+export async function insertRevision(db: Database, row: WorkspaceRevisionsTable): Promise<void> {
+  await db.insertInto('workspace_revisions').values(row).execute();
+}
+
+/** Name, type, revision and the current data text of an owned workspace. */
+export async function findCurrent(db: Database, userId: string, id: string) {
+  return db
+    .selectFrom('workspaces as w')
+    .innerJoin('workspace_revisions as r', (join) =>
+      join.onRef('r.workspace_id', '=', 'w.id').onRef('r.revision', '=', 'w.revision'),
+    )
+    .select(['w.name', 'w.type', 'w.revision', 'r.data'])
+    .where('w.id', '=', id)
+    .where('w.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The workspace row of an owned workspace; `lock` takes a row lock (PostgreSQL). */
+export async function findMeta(db: Database, userId: string, id: string, lock = false) {
+  let query = db.selectFrom('workspaces').selectAll().where('id', '=', id).where('user_id', '=', userId);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Moves the workspace from revision `from` to the next; false when someone else moved it first. */
+export async function advanceRevision(
+  db: Database,
+  id: string,
+  from: number,
+  set: Pick<WorkspacesTable, 'revision' | 'updated_at' | 'thumbnail_ids' | 'thumbnail_id'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('workspaces')
+    .set(set)
+    .where('id', '=', id)
+    .where('revision', '=', from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Drops revisions older than `keepFrom`. */
+export async function deleteRevisionsBefore(db: Database, id: string, keepFrom: number): Promise<void> {
+  await db.deleteFrom('workspace_revisions').where('workspace_id', '=', id).where('revision', '<', keepFrom).execute();
+}
+
+/** Renames an owned workspace; false when not found. */
+export async function renameWorkspace(
+  db: Database,
+  userId: string,
+  id: string,
+  name: string,
+  nowIso: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('workspaces')
+    .set({ name, updated_at: nowIso })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes an owned workspace and its revisions. */
+export async function deleteWorkspace(db: Database, userId: string, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const owned = await trx
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!owned) return;
+    await trx.deleteFrom('workspace_revisions').where('workspace_id', '=', id).execute();
+    await trx.deleteFrom('workspaces').where('id', '=', id).execute();
+  });
+}
+
+/** Kept revisions of a workspace, newest first. */
+export async function listRevisions(db: Database, id: string) {
+  return db
+    .selectFrom('workspace_revisions')
+    .select(['revision', 'saved_at'])
+    .where('workspace_id', '=', id)
+    .orderBy('revision', 'desc')
+    .execute();
+}
+
+/** One kept revision. */
+export async function findRevision(db: Database, id: string, revision: number) {
+  return db
+    .selectFrom('workspace_revisions')
+    .select(['data'])
+    .where('workspace_id', '=', id)
+    .where('revision', '=', revision)
+    .executeTakeFirst();
+}

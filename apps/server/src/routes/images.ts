@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireUser } from '../http/auth.ts';
+import { notFound } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import { decodeBase64 } from '../services/image-store.ts';
+import { imageUrl } from '../services/workspaces.ts';
+import { zId } from './schemas.ts';
+
+const IMMUTABLE = 'private, max-age=31536000, immutable';
+
+/** Upload, look up and serve images; all of them owned, all addressed by server ids. */
+export function imageRoutes(app: FastifyInstance): void {
+  const { images, config } = app.koma;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    '/api/image',
+    {
+      // base64 is 4/3 of the bytes; allow a data: prefix and the JSON around it.
+      bodyLimit: Math.ceil((config.maxImageBytes * 4) / 3) + 4096,
+      schema: {
+        body: z.object({ encoded: z.string().min(1), fileType: z.enum(['png', 'jpeg', 'webp']) }),
+        response: { 201: z.object({ id: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      // fileType is the client's hint; the bytes decide the stored type (a "jpeg" drop may be a re-encoded PNG).
+      const id = await images.putImage(user.id, decodeBase64(request.body.encoded));
+      return reply.status(201).send({ id });
+    },
+  );
+
+  api.get(
+    '/api/image',
+    { schema: { querystring: z.object({ id: zId }), response: { 200: z.object({ url: z.string() }) } } },
+    async (request) => {
+      const user = requireUser(request);
+      if (!(await images.exists(user.id, request.query.id))) throw notFound('Image');
+      return { url: imageUrl(request.query.id) };
+    },
+  );
+
+  api.get('/api/images/:id', { schema: { params: z.object({ id: zId }) } }, async (request, reply) => {
+    const user = requireUser(request);
+    const image = await images.getImage(user.id, request.params.id);
+    if (!image) throw notFound('Image');
+    return reply.header('content-type', image.mime).header('cache-control', IMMUTABLE).send(image.bytes);
+  });
+
+  api.get('/api/images/:id/thumbnail', { schema: { params: z.object({ id: zId }) } }, async (request, reply) => {
+    const user = requireUser(request);
+    const thumbnail = await images.getThumbnail(user.id, request.params.id);
+    if (!thumbnail) throw notFound('Image');
+    return reply.header('content-type', 'image/jpeg').header('cache-control', IMMUTABLE).send(thumbnail);
+  });
+}

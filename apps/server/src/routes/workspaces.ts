@@ -1,0 +1,147 @@
+import { WORKSPACE_TYPES } from '@koma/domain';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireUser } from '../http/auth.ts';
+import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import { zId, zPagination } from './schemas.ts';
+
+const zName = z.string().trim().min(1, 'must not be empty').max(200);
+// The data is checked by the domain codec in the service, which names the bad path; here only "present".
+const zData = z.unknown().refine((value) => value !== undefined, 'is required');
+const zThumbnail = z.string().min(1).optional();
+const zParams = z.object({ id: zId });
+
+/** Workspace calls of editor.md §7 plus the dashboard's list, rename, duplicate, delete and revisions. */
+export function workspaceRoutes(app: FastifyInstance): void {
+  const { workspaces } = app.koma;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/workspaces',
+    {
+      schema: {
+        querystring: zPagination,
+        response: {
+          200: z.object({
+            items: z.array(
+              z.object({
+                id: z.string(),
+                name: z.string(),
+                type: z.enum(WORKSPACE_TYPES),
+                thumbnailUrl: z.string().nullable(),
+                updatedAt: z.string(),
+                revision: z.number().int(),
+              }),
+            ),
+            page: z.number().int(),
+            pageSize: z.number().int(),
+            total: z.number().int(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { page, pageSize } = request.query;
+      const { items, total } = await workspaces.list(requireUser(request).id, page, pageSize);
+      return { items, page, pageSize, total };
+    },
+  );
+
+  api.post(
+    '/api/workspace',
+    {
+      schema: {
+        body: z.object({ name: zName, data: zData, thumbnail: zThumbnail, type: z.enum(WORKSPACE_TYPES).optional() }),
+        response: { 201: z.object({ id: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const id = await workspaces.create(requireUser(request).id, request.body);
+      return reply.status(201).send({ id });
+    },
+  );
+
+  api.get(
+    '/api/workspace/:id',
+    {
+      schema: {
+        params: zParams,
+        response: {
+          200: z.object({ name: z.string(), data: z.unknown(), type: z.enum(WORKSPACE_TYPES), revision: z.number() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const workspace = await workspaces.get(requireUser(request).id, request.params.id);
+      // The stored text is already the encoded document: splice it in rather than parse and re-serialise 300 KB.
+      const body = `{"name":${JSON.stringify(workspace.name)},"type":${JSON.stringify(workspace.type)},"revision":${workspace.revision},"data":${workspace.dataJson}}`;
+      // Fastify sends a string with a JSON content type as-is; the schema above still documents the shape.
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(body as never);
+    },
+  );
+
+  api.put(
+    '/api/workspace/:id',
+    {
+      schema: {
+        params: zParams,
+        body: z.object({ data: zData, thumbnail: zThumbnail, revision: z.number().int().min(1).optional() }),
+        response: { 200: z.object({ thumbnailUrls: z.array(z.string()), revision: z.number().int() }) },
+      },
+    },
+    (request) => workspaces.save(requireUser(request).id, request.params.id, request.body),
+  );
+
+  api.patch(
+    '/api/workspace/:id',
+    {
+      schema: {
+        params: zParams,
+        body: z.object({ name: zName }),
+        response: { 200: z.object({ id: z.string(), name: z.string() }) },
+      },
+    },
+    (request) => workspaces.rename(requireUser(request).id, request.params.id, request.body.name),
+  );
+
+  api.post(
+    '/api/workspace/:id/duplicate',
+    { schema: { params: zParams, response: { 201: z.object({ id: z.string() }) } } },
+    async (request, reply) => {
+      const id = await workspaces.duplicate(requireUser(request).id, request.params.id);
+      return reply.status(201).send({ id });
+    },
+  );
+
+  api.delete('/api/workspace/:id', { schema: { params: zParams } }, async (request, reply) => {
+    await workspaces.delete(requireUser(request).id, request.params.id);
+    return reply.status(204).send();
+  });
+
+  api.get(
+    '/api/workspace/:id/revisions',
+    {
+      schema: {
+        params: zParams,
+        response: { 200: z.object({ items: z.array(z.object({ revision: z.number().int(), savedAt: z.string() })) }) },
+      },
+    },
+    async (request) => ({ items: await workspaces.revisions(requireUser(request).id, request.params.id) }),
+  );
+
+  api.post(
+    '/api/workspace/:id/revisions/:revision/restore',
+    {
+      schema: {
+        params: z.object({ id: zId, revision: z.coerce.number().int().min(1) }),
+        response: { 200: z.object({ revision: z.number().int() }) },
+      },
+    },
+    async (request) => ({
+      revision: await workspaces.restore(requireUser(request).id, request.params.id, request.params.revision),
+    }),
+  );
+}

@@ -1,0 +1,304 @@
+import {
+  decodeWorkspaceData,
+  encodeWorkspaceData,
+  inferWorkspaceType,
+  type WorkspaceData,
+  type WorkspaceType,
+} from '@koma/domain';
+import type { Database, DatabaseDialect } from '../db/database.ts';
+import { HttpError, notFound, revisionConflict } from '../http/errors.ts';
+import { isId, newId } from '../ids.ts';
+import * as repo from '../repositories/workspaces.ts';
+import { decodeBase64, type ImageStore } from './image-store.ts';
+
+/** How many saved revisions of a workspace are kept (the current one included). */
+export const REVISIONS_KEPT = 20;
+
+/** Thumbnail sizes of editor.md §9, by workspace type. */
+export const THUMBNAIL_SIZE: Record<WorkspaceType, { width: number; height: number }> = {
+  INFINITE: { width: 768, height: 512 },
+  COMIC: { width: 512, height: 720 },
+};
+
+/** The dashboard row of a workspace. */
+export interface WorkspaceSummary {
+  id: string;
+  name: string;
+  type: WorkspaceType;
+  thumbnailUrl: string | null;
+  updatedAt: string;
+  revision: number;
+}
+
+/** URL at which an image id is served. */
+export function imageUrl(id: string): string {
+  return `/api/images/${id}`;
+}
+
+// Key of an infinite canvas's single thumbnail in the page → image map.
+const CANVAS_KEY = '';
+
+function decodeOrThrow(raw: unknown): WorkspaceData {
+  const result = decodeWorkspaceData(raw);
+  if (result.ok) return result.value;
+  const { path, message } = result.error;
+  // The codec's messages already start with the path; prefix "data." so the client sees the request field.
+  const text =
+    path && message.startsWith(`${path}: `) ? `data.${message}` : `data${path ? `.${path}` : ''}: ${message}`;
+  throw new HttpError(400, 'invalid_request', text);
+}
+
+/** The page a new thumbnail pictures: the page shown last, or the canvas. */
+function thumbnailKey(type: WorkspaceType, data: WorkspaceData): string {
+  if (type === 'INFINITE' || data.pages.length === 0) return CANVAS_KEY;
+  const page = data.pages[Math.min(data.lastPage, data.pages.length - 1)] ?? data.pages[0];
+  return page ? page.uuid : CANVAS_KEY;
+}
+
+/** Keeps only thumbnails of pages that still exist; returns the kept map and the ids dropped. */
+function prune(type: WorkspaceType, data: WorkspaceData, map: Record<string, string>) {
+  const live = new Set(type === 'INFINITE' || data.pages.length === 0 ? [CANVAS_KEY] : data.pages.map((p) => p.uuid));
+  const kept: Record<string, string> = {};
+  const dropped: string[] = [];
+  for (const [key, id] of Object.entries(map)) {
+    if (live.has(key)) kept[key] = id;
+    else dropped.push(id);
+  }
+  return { kept, dropped };
+}
+
+/** One URL per page (editor.md §7); an infinite canvas counts as one page once it has a thumbnail. */
+function thumbnailUrls(type: WorkspaceType, data: WorkspaceData, map: Record<string, string>): string[] {
+  if (type === 'INFINITE' || data.pages.length === 0) {
+    const id = map[CANVAS_KEY];
+    return id ? [imageUrl(id)] : [];
+  }
+  return data.pages.map((page) => {
+    const id = map[page.uuid];
+    return id ? imageUrl(id) : (page.thumbnailUrl ?? '');
+  });
+}
+
+/** Workspaces: the rules of saving (validation, revisions, thumbnails, ownership). */
+export class Workspaces {
+  constructor(
+    private readonly db: Database,
+    private readonly dialect: DatabaseDialect,
+    private readonly images: ImageStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The user's workspaces, newest first. */
+  async list(userId: string, page: number, pageSize: number): Promise<{ items: WorkspaceSummary[]; total: number }> {
+    const { rows, total } = await repo.listWorkspaces(this.db, userId, pageSize, (page - 1) * pageSize);
+    return {
+      total,
+      items: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        thumbnailUrl: row.thumbnail_id ? imageUrl(row.thumbnail_id) : null,
+        updatedAt: row.updated_at,
+        revision: Number(row.revision),
+      })),
+    };
+  }
+
+  /** Creates a workspace at revision 1; the data must decode. */
+  async create(
+    userId: string,
+    input: { name: string; data: unknown; thumbnail?: string | undefined; type?: WorkspaceType | undefined },
+  ): Promise<string> {
+    const data = decodeOrThrow(input.data);
+    const type = input.type ?? inferWorkspaceType(data);
+    const map: Record<string, string> = {};
+    let thumbnailId: string | null = null;
+    if (input.thumbnail) {
+      thumbnailId = await this.storeThumbnail(userId, type, input.thumbnail);
+      map[thumbnailKey(type, data)] = thumbnailId;
+    }
+    const id = newId();
+    const nowIso = this.now().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      await repo.insertWorkspace(trx, {
+        id,
+        user_id: userId,
+        name: input.name,
+        type,
+        revision: 1,
+        thumbnail_ids: JSON.stringify(map),
+        thumbnail_id: thumbnailId,
+        created_at: nowIso,
+        updated_at: nowIso,
+      });
+      await repo.insertRevision(trx, {
+        workspace_id: id,
+        revision: 1,
+        data: JSON.stringify(encodeWorkspaceData(data)),
+        saved_at: nowIso,
+      });
+    });
+    return id;
+  }
+
+  /** The current document as stored JSON text, with name, type and revision; 404 when not the user's. */
+  async get(
+    userId: string,
+    id: string,
+  ): Promise<{ name: string; type: WorkspaceType; revision: number; dataJson: string }> {
+    const row = isId(id) ? await repo.findCurrent(this.db, userId, id) : undefined;
+    if (!row) throw notFound('Workspace');
+    return { name: row.name, type: row.type, revision: Number(row.revision), dataJson: row.data };
+  }
+
+  /**
+   * Saves a new revision. With `revision`, refuses with 409 unless it is the current one; without, the
+   * last write wins. Invalid data is refused before anything is written.
+   */
+  async save(
+    userId: string,
+    id: string,
+    input: { data: unknown; thumbnail?: string | undefined; revision?: number | undefined },
+  ): Promise<{ thumbnailUrls: string[]; revision: number }> {
+    const data = decodeOrThrow(input.data);
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    if (input.revision !== undefined && input.revision !== Number(meta.revision)) {
+      throw revisionConflict(Number(meta.revision));
+    }
+    const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
+    try {
+      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail);
+      await this.deleteImages(userId, result.dropped);
+      return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
+    } catch (err) {
+      if (newThumbnail) await this.images.deleteImage(userId, newThumbnail);
+      throw err;
+    }
+  }
+
+  /** Renames; 404 when not the user's. */
+  async rename(userId: string, id: string, name: string): Promise<{ id: string; name: string }> {
+    const ok = isId(id) && (await repo.renameWorkspace(this.db, userId, id, name, this.now().toISOString()));
+    if (!ok) throw notFound('Workspace');
+    return { id, name };
+  }
+
+  /** Copies the current document (and its thumbnails) into a new workspace named "… (copy)". */
+  async duplicate(userId: string, id: string): Promise<string> {
+    const current = await this.get(userId, id);
+    const meta = await repo.findMeta(this.db, userId, id);
+    if (!meta) throw notFound('Workspace');
+    const map: Record<string, string> = {};
+    let thumbnailId: string | null = null;
+    for (const [key, imageId] of Object.entries(JSON.parse(meta.thumbnail_ids) as Record<string, string>)) {
+      const copy = await this.images.copyImage(userId, imageId);
+      if (!copy) continue;
+      map[key] = copy;
+      if (imageId === meta.thumbnail_id) thumbnailId = copy;
+    }
+    const newIdValue = newId();
+    const nowIso = this.now().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      await repo.insertWorkspace(trx, {
+        id: newIdValue,
+        user_id: userId,
+        name: `${current.name} (copy)`,
+        type: current.type,
+        revision: 1,
+        thumbnail_ids: JSON.stringify(map),
+        thumbnail_id: thumbnailId,
+        created_at: nowIso,
+        updated_at: nowIso,
+      });
+      await repo.insertRevision(trx, {
+        workspace_id: newIdValue,
+        revision: 1,
+        data: current.dataJson,
+        saved_at: nowIso,
+      });
+    });
+    return newIdValue;
+  }
+
+  /** Deletes the workspace, its revisions and its thumbnails; 404 when not the user's. */
+  async delete(userId: string, id: string): Promise<void> {
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    await repo.deleteWorkspace(this.db, userId, id);
+    await this.deleteImages(userId, Object.values(JSON.parse(meta.thumbnail_ids) as Record<string, string>));
+  }
+
+  /** Kept revisions, newest first. */
+  async revisions(userId: string, id: string): Promise<{ revision: number; savedAt: string }[]> {
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    const rows = await repo.listRevisions(this.db, id);
+    return rows.map((row) => ({ revision: Number(row.revision), savedAt: row.saved_at }));
+  }
+
+  /** Makes an old revision current again, as a new revision; returns that revision number. */
+  async restore(userId: string, id: string, revision: number): Promise<number> {
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    const old = await repo.findRevision(this.db, id, revision);
+    if (!old) throw notFound('Revision');
+    const data = decodeOrThrow(JSON.parse(old.data));
+    const result = await this.writeRevision(userId, id, data, undefined, null);
+    await this.deleteImages(userId, result.dropped);
+    return result.revision;
+  }
+
+  private async writeRevision(
+    userId: string,
+    id: string,
+    data: WorkspaceData,
+    expected: number | undefined,
+    newThumbnail: string | null,
+  ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
+    const json = JSON.stringify(encodeWorkspaceData(data));
+    return this.db.transaction().execute(async (trx) => {
+      // Re-read under the lock: the check before the thumbnail work may be stale by now.
+      const meta = await repo.findMeta(trx, userId, id, this.dialect === 'postgres');
+      if (!meta) throw notFound('Workspace');
+      const current = Number(meta.revision);
+      if (expected !== undefined && expected !== current) throw revisionConflict(current);
+      const map = JSON.parse(meta.thumbnail_ids) as Record<string, string>;
+      const dropped: string[] = [];
+      let thumbnailId = meta.thumbnail_id;
+      if (newThumbnail) {
+        const key = thumbnailKey(meta.type, data);
+        const previous = map[key];
+        if (previous) dropped.push(previous);
+        map[key] = newThumbnail;
+        thumbnailId = newThumbnail;
+      }
+      const pruned = prune(meta.type, data, map);
+      dropped.push(...pruned.dropped);
+      if (thumbnailId && !Object.values(pruned.kept).includes(thumbnailId)) {
+        thumbnailId = Object.values(pruned.kept)[0] ?? null;
+      }
+      const revision = current + 1;
+      const nowIso = this.now().toISOString();
+      const updated = await repo.advanceRevision(trx, id, current, {
+        revision,
+        updated_at: nowIso,
+        thumbnail_ids: JSON.stringify(pruned.kept),
+        thumbnail_id: thumbnailId,
+      });
+      if (!updated) throw revisionConflict(current + 1);
+      await repo.insertRevision(trx, { workspace_id: id, revision, data: json, saved_at: nowIso });
+      await repo.deleteRevisionsBefore(trx, id, revision - REVISIONS_KEPT + 1);
+      return { revision, map: pruned.kept, dropped };
+    });
+  }
+
+  private async storeThumbnail(userId: string, type: WorkspaceType, encoded: string): Promise<string> {
+    const size = THUMBNAIL_SIZE[type];
+    return this.images.putThumbnail(userId, decodeBase64(encoded, 'thumbnail'), size.width, size.height);
+  }
+
+  private async deleteImages(userId: string, ids: string[]): Promise<void> {
+    for (const imageId of ids) await this.images.deleteImage(userId, imageId);
+  }
+}

@@ -88,7 +88,7 @@ describe('endpoint helpers of spec §8', () => {
     const api = createApi({ fetch: () => Promise.resolve(json(500, { error: 'internal', message: 'boom' })) });
     const log = vi.fn();
     await expect(createWorkspaceOrEmpty(api, { name: 'x', data: {} }, log)).resolves.toBe('');
-    expect(log).toHaveBeenCalledWith('Failed to create workspace: 500');
+    expect(log).toHaveBeenCalledWith('Failed to create workspace: 500', expect.any(ApiError));
   });
 
   it('returns the new id when the create succeeds', async () => {
@@ -102,7 +102,7 @@ describe('endpoint helpers of spec §8', () => {
     const log = vi.fn();
     const failing = createApi({ fetch: () => Promise.resolve(json(413, { error: 'too_large', message: 'big' })) });
     await expect(saveWorkspaceOrNull(failing, 'w', { data: {} }, log)).resolves.toBeNull();
-    expect(log).toHaveBeenCalledWith('Failed to save workspace: 413');
+    expect(log).toHaveBeenCalledWith('Failed to save workspace: 413', expect.any(ApiError));
     const conflict = createApi({
       fetch: () => Promise.resolve(json(409, { error: 'revision_conflict', message: 'stale', revision: 2 })),
     });

@@ -4,7 +4,6 @@ import type { HttpClient, HttpClientOptions } from './http.ts';
 import type {
   CreateWorkspaceRequest,
   Credits,
-  FlowImage,
   Page,
   Preferences,
   SaveWorkspaceRequest,
@@ -58,8 +57,9 @@ export function createKomaApi(http: HttpClient) {
         http.request<{ preferences: Preferences }>('PUT', '/api/preferences', preferences),
     },
     flowImages: {
+      /** Entries are validated by the caller (zFlowImage of @koma/domain): the list comes from another service. */
       find: (variationId: string) =>
-        http.request<{ userImages: FlowImage[] }>('GET', withQuery('/api/flow_images/', { variationId })),
+        http.request<{ userImages: unknown[] }>('GET', withQuery('/api/flow_images/', { variationId })),
     },
   };
 }
@@ -74,7 +74,8 @@ export function createApi(options: HttpClientOptions): KomaApi {
   return createKomaApi(createHttpClient(options));
 }
 
-type Logger = (message: string) => void;
+/** Receives the spec's log line and the error behind it. */
+type Logger = (message: string, error: unknown) => void;
 
 function statusOf(error: unknown): number | string {
   return isApiError(error) ? error.status : error instanceof Error ? error.message : String(error);
@@ -87,13 +88,13 @@ function statusOf(error: unknown): number | string {
 export async function createWorkspaceOrEmpty(
   client: KomaApi,
   body: CreateWorkspaceRequest,
-  log: Logger = (m) => console.error(m),
+  log: Logger = (message) => console.error(message),
 ): Promise<string> {
   try {
     const { id } = await client.workspace.create(body);
     return id;
   } catch (error) {
-    log(`Failed to create workspace: ${statusOf(error)}`);
+    log(`Failed to create workspace: ${statusOf(error)}`, error);
     return '';
   }
 }
@@ -106,13 +107,13 @@ export async function saveWorkspaceOrNull(
   client: KomaApi,
   id: string,
   body: SaveWorkspaceRequest,
-  log: Logger = (m) => console.error(m),
+  log: Logger = (message) => console.error(message),
 ): Promise<SaveWorkspaceResult | null> {
   try {
     return await client.workspace.save(id, body);
   } catch (error) {
     if (isApiError(error) && error.code === 'revision_conflict') throw error;
-    log(`Failed to save workspace: ${statusOf(error)}`);
+    log(`Failed to save workspace: ${statusOf(error)}`, error);
     return null;
   }
 }

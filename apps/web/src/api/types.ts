@@ -77,17 +77,3 @@ export interface Preferences {
   comicPreset?: string;
   [key: string]: unknown;
 }
-
-export interface FlowImage {
-  variationId: string;
-  generationData: {
-    prompt?: string;
-    negative_prompt?: string;
-    seed?: number;
-    image_size?: { width: number; height: number } | string;
-    model_name?: string;
-    num_inference_steps?: number;
-    guidance_scale?: number;
-    [key: string]: unknown;
-  };
-}

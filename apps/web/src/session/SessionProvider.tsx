@@ -1,0 +1,119 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { api as defaultApi } from '../api/endpoints.ts';
+import type { KomaApi } from '../api/endpoints.ts';
+import { isApiError } from '../api/ApiError.ts';
+import type { Credits, Locale, Preferences, User } from '../api/types.ts';
+import { applyLocale, isLocale } from '../i18n/index.ts';
+import { SessionContext } from './context.ts';
+import type { Session, SessionStatus } from './context.ts';
+
+export function SessionProvider({ children, api = defaultApi }: { children: ReactNode; api?: KomaApi }) {
+  const [status, setStatus] = useState<SessionStatus>('loading');
+  const [user, setUser] = useState<User | null>(null);
+  const [credits, setCredits] = useState<Credits | null>(null);
+  const [preferences, setPreferences] = useState<Preferences>({});
+  const preferencesRef = useRef<Preferences>({});
+
+  const refreshCredits = useCallback(async () => {
+    try {
+      setCredits(await api.credits.get());
+    } catch (error) {
+      console.error('Failed to refresh credits', error);
+    }
+  }, [api]);
+
+  // After any sign-in: the stored locale wins over this device's choice (spec §3, stored preferences).
+  const enter = useCallback(
+    async (signedIn: User) => {
+      setUser(signedIn);
+      setCredits({ credits: signedIn.credits, purchasedCredits: signedIn.purchasedCredits });
+      try {
+        const { preferences: stored } = await api.preferences.get();
+        preferencesRef.current = stored;
+        setPreferences(stored);
+        if (isLocale(stored.locale)) await applyLocale(stored.locale);
+      } catch (error) {
+        console.error('Failed to load preferences', error);
+      }
+      setStatus('signedIn');
+      void refreshCredits();
+    },
+    [api, refreshCredits],
+  );
+
+  useEffect(() => {
+    let cancelled = false;
+    api.auth
+      .me()
+      .then(({ user: current }) => (cancelled ? undefined : enter(current)))
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        if (!isApiError(error) || error.status !== 401) console.error('Failed to read the session', error);
+        setStatus('signedOut');
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [api, enter]);
+
+  const signIn = useCallback(
+    async (email: string, password: string) => {
+      const { user: signedIn } = await api.auth.signIn({ email, password });
+      await enter(signedIn);
+    },
+    [api, enter],
+  );
+
+  const signUp = useCallback(
+    async (email: string, password: string, name?: string) => {
+      const { user: created } = await api.auth.signUp(name ? { email, password, name } : { email, password });
+      // A new account starts with this device's language rather than the server default.
+      const locale = document.documentElement.lang;
+      if (isLocale(locale)) {
+        await api.preferences.update({ locale }).catch((error: unknown) => {
+          console.error('Failed to store the language preference', error);
+        });
+      }
+      await enter(created);
+    },
+    [api, enter],
+  );
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.auth.signOut();
+    } finally {
+      // Even if the server call failed, forget the user here: staying "signed in" on a broken session helps nobody.
+      setUser(null);
+      setCredits(null);
+      preferencesRef.current = {};
+      setPreferences({});
+      setStatus('signedOut');
+    }
+  }, [api]);
+
+  const setLocale = useCallback(
+    async (locale: Locale) => {
+      await applyLocale(locale);
+      if (status !== 'signedIn') return;
+      const next = { ...preferencesRef.current, locale };
+      preferencesRef.current = next;
+      setPreferences(next);
+      try {
+        const { preferences: stored } = await api.preferences.update({ locale });
+        preferencesRef.current = stored;
+        setPreferences(stored);
+      } catch (error) {
+        console.error('Failed to store the language preference', error);
+      }
+    },
+    [api, status],
+  );
+
+  const session = useMemo<Session>(
+    () => ({ status, user, credits, preferences, signIn, signUp, signOut, refreshCredits, setLocale }),
+    [status, user, credits, preferences, signIn, signUp, signOut, refreshCredits, setLocale],
+  );
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}

@@ -14,3 +14,4 @@ export * from './video-models.ts';
 export * from './speech-bubble.ts';
 export * from './presets.ts';
 export * from './costs.ts';
+export * from './requests/index.ts';

@@ -43,12 +43,13 @@ export function installAuth(app: FastifyInstance, accounts: Accounts, allowedOri
 
 function originAllowed(origin: string, request: FastifyRequest, allowed: string[]): boolean {
   if (allowed.includes(origin)) return true;
-  let host: string;
+  const host = request.headers.host;
+  if (!host) return false;
   try {
-    host = new URL(origin).host;
+    const from = new URL(origin);
+    // Same origin: the Origin's host equals the Host the browser sent (parsed alike, so :80 and :443 compare right).
+    return from.host === new URL(`${from.protocol}//${host}`).host;
   } catch {
     return false;
   }
-  // Same origin: the browser's Origin host equals the Host it sent.
-  return host === request.headers.host;
 }

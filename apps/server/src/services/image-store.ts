@@ -48,7 +48,8 @@ export class ImageStore {
     const options = { limitInputPixels: this.limits.maxImagePixels, failOn: 'error' as const };
     let metadata: sharp.Metadata;
     try {
-      metadata = await sharp(bytes, options).metadata();
+      // Header only, no pixel limit yet: an oversized image should be told apart from a non-image.
+      metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     } catch {
       throw invalidRequest('encoded: is not a PNG, JPEG or WebP image');
     }

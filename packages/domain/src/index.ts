@@ -1,3 +1,4 @@
 export * from './constants.ts';
 export * from './document/index.ts';
+export * from './panels/index.ts';
 export * from './generation/index.ts';

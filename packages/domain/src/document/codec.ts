@@ -1,5 +1,5 @@
 import { zWorkspaceData, DOCUMENT_VERSION, type WorkspaceData } from './workspace.ts';
-import { upgrade } from './migrations.ts';
+import { originalPath, upgrade, type ChildOrigins } from './migrations.ts';
 import { checkIntegrity } from './integrity.ts';
 import { formatPath, type DocumentError } from './errors.ts';
 
@@ -11,8 +11,9 @@ export type DecodeResult = { ok: true; value: WorkspaceData } | { ok: false; err
  */
 export function decodeWorkspaceData(raw: unknown): DecodeResult {
   let upgraded;
+  const origins: ChildOrigins = new WeakMap();
   try {
-    upgraded = upgrade(raw);
+    upgraded = upgrade(raw, origins);
   } catch (cause) {
     // structuredClone refuses functions and symbols: such input is not a saved document.
     const message = cause instanceof Error ? cause.message : String(cause);
@@ -22,11 +23,12 @@ export function decodeWorkspaceData(raw: unknown): DecodeResult {
   const parsed = zWorkspaceData.safeParse(upgraded.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue ? formatPath(issue.path) : '';
+    // Paths name the place in the document as given, before legacy layers were dropped.
+    const path = issue ? formatPath(originalPath(upgraded.value, issue.path, origins)) : '';
     const message = issue ? `${path || 'document'}: ${issue.message}` : 'Invalid document';
     return { ok: false, error: { code: 'INVALID_FIELD', message, path } };
   }
-  const broken = checkIntegrity(parsed.data);
+  const broken = checkIntegrity(parsed.data, (path) => formatPath(originalPath(upgraded.value, path, origins)));
   if (broken) return { ok: false, error: broken };
   return { ok: true, value: parsed.data };
 }

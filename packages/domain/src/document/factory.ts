@@ -43,7 +43,7 @@ export function createLayer<T extends LayerType>(
     clippedLayers: [],
     children: [],
     data,
-  } as LayerOf<T>;
+  };
 }
 
 export function createGroupLayer(id: string, children: Layer[] = []): GroupLayer {
@@ -67,14 +67,23 @@ export function createPanelLayer(id: string, transform: Transform, data: Partial
     { x: x + size.width, y: y + size.height },
     { x, y: y + size.height },
   ];
-  return createLayer('PANEL', id, transform, zPanelData.parse({ ...data, vertices }));
+  return createLayer('PANEL', id, transform, zPanelData.parse({ position: 1, ...data, vertices }));
 }
 
 export function createPoseLayer(id: string, transform: Transform, fullBody = true): LayerOf<'POSE'> {
-  return createLayer('POSE', id, transform, zPoseData.parse({ body: defaultPoseBody(fullBody), forceFullBody: fullBody }));
+  return createLayer(
+    'POSE',
+    id,
+    transform,
+    zPoseData.parse({ body: defaultPoseBody(fullBody), forceFullBody: fullBody }),
+  );
 }
 
-export function createSketchLayer(id: string, transform: Transform, imgLayerId: string | null = null): LayerOf<'SKETCH'> {
+export function createSketchLayer(
+  id: string,
+  transform: Transform,
+  imgLayerId: string | null = null,
+): LayerOf<'SKETCH'> {
   return createLayer('SKETCH', id, transform, zSketchData.parse({ imgLayerId }));
 }
 

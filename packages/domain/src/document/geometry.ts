@@ -27,4 +27,7 @@ export type Stroke = z.infer<typeof zStroke>;
 
 export const zColor = z
   .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a #rgb, #rgba, #rrggbb or #rrggbbaa colour');
+  .regex(
+    /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/,
+    'a #rgb, #rgba, #rrggbb or #rrggbbaa colour',
+  );

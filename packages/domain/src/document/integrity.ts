@@ -8,7 +8,7 @@ type Path = (string | number)[];
  * Checks what a schema cannot: ids are unique, clip targets are siblings that exist, nothing is clipped twice or
  * clipped to something itself clipped, and panel neighbours are panels on the same page.
  */
-export function checkIntegrity(data: WorkspaceData): DocumentError | null {
+export function checkIntegrity(data: WorkspaceData, fmt: (path: Path) => string = formatPath): DocumentError | null {
   const seen = new Set<string>();
   const roots: [Layer, Path][] = [[data.rootLayer, ['rootLayer']]];
   data.pages.forEach((page, i) => roots.push([page.rootLayer, ['pages', i, 'rootLayer']]));
@@ -16,7 +16,7 @@ export function checkIntegrity(data: WorkspaceData): DocumentError | null {
   for (const [root, rootPath] of roots) {
     const panels = new Set<string>();
     const panelPaths: [Layer, Path][] = [];
-    const error = checkGroup(root, rootPath, seen, panels, panelPaths);
+    const error = checkGroup(root, rootPath, seen, panels, panelPaths, fmt);
     if (error) return error;
     for (const [panel, path] of panelPaths) {
       if (panel.type !== 'PANEL') continue;
@@ -25,8 +25,12 @@ export function checkIntegrity(data: WorkspaceData): DocumentError | null {
         for (let k = 0; k < list.length; k++) {
           const id = list[k]!;
           if (!panels.has(id) || id === panel.id) {
-            const at = formatPath([...path, 'data', 'neighborPanels', side, k]);
-            return { code: 'BROKEN_REFERENCE', message: `Neighbour panel "${id}" does not exist on this page`, path: at };
+            const at = fmt([...path, 'data', 'neighborPanels', side, k]);
+            return {
+              code: 'BROKEN_REFERENCE',
+              message: `Neighbour panel "${id}" does not exist on this page`,
+              path: at,
+            };
           }
         }
       }
@@ -44,9 +48,14 @@ function checkGroup(
   seen: Set<string>,
   panels: Set<string>,
   panelPaths: [Layer, Path][],
+  fmt: (path: Path) => string,
 ): DocumentError | null {
   if (seen.has(layer.id)) {
-    return { code: 'INVALID_FIELD', message: `Layer id "${layer.id}" is used twice`, path: formatPath([...path, 'id']) };
+    return {
+      code: 'INVALID_FIELD',
+      message: `Layer id "${layer.id}" is used twice`,
+      path: fmt([...path, 'id']),
+    };
   }
   seen.add(layer.id);
   if (layer.type === 'PANEL') {
@@ -59,22 +68,30 @@ function checkGroup(
     const child = layer.children[i]!;
     for (let k = 0; k < child.clippedLayers.length; k++) {
       const id = child.clippedLayers[k]!;
-      const at = formatPath([...path, 'children', i, 'clippedLayers', k]);
+      const at = fmt([...path, 'children', i, 'clippedLayers', k]);
       const clipped = siblings.get(id);
       if (!clipped || id === child.id) {
-        return { code: 'BROKEN_REFERENCE', message: `Clipped layer "${id}" is not a sibling of "${child.id}"`, path: at };
+        return {
+          code: 'BROKEN_REFERENCE',
+          message: `Clipped layer "${id}" is not a sibling of "${child.id}"`,
+          path: at,
+        };
       }
       if (clippedTo.has(id)) {
         return { code: 'BROKEN_REFERENCE', message: `Layer "${id}" is clipped to two layers`, path: at };
       }
       if (clipped.clippedLayers.length > 0) {
-        return { code: 'BROKEN_REFERENCE', message: `Layer "${id}" has clipped layers and cannot be clipped`, path: at };
+        return {
+          code: 'BROKEN_REFERENCE',
+          message: `Layer "${id}" has clipped layers and cannot be clipped`,
+          path: at,
+        };
       }
       clippedTo.set(id, child.id);
     }
   }
   for (let i = 0; i < layer.children.length; i++) {
-    const error = checkGroup(layer.children[i]!, [...path, 'children', i], seen, panels, panelPaths);
+    const error = checkGroup(layer.children[i]!, [...path, 'children', i], seen, panels, panelPaths, fmt);
     if (error) return error;
   }
   return null;

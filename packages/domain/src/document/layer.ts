@@ -55,7 +55,12 @@ const leafChildren = z.array(z.never()).max(0, 'only GROUP layers have children'
 
 export const zLayer: z.ZodType<Layer> = z.lazy(() =>
   z.discriminatedUnion('type', [
-    z.object({ ...common, type: z.literal('GROUP'), children: z.array(zLayer).default([]), data: zGroupData.default({}) }),
+    z.object({
+      ...common,
+      type: z.literal('GROUP'),
+      children: z.array(zLayer).default([]),
+      data: zGroupData.default({}),
+    }),
     z.object({ ...common, type: z.literal('IMAGE'), children: leafChildren, data: zImageData }),
     z.object({ ...common, type: z.literal('TEXT'), children: leafChildren, data: zTextData }),
     z.object({ ...common, type: z.literal('PANEL'), children: leafChildren, data: zPanelData }),
@@ -63,9 +68,12 @@ export const zLayer: z.ZodType<Layer> = z.lazy(() =>
     z.object({ ...common, type: z.literal('SKETCH'), children: leafChildren, data: zSketchData }),
     z.object({ ...common, type: z.literal('FILL'), children: leafChildren, data: zFillData }),
   ]),
-) as z.ZodType<Layer>;
+);
 
-export const zGroupLayer = zLayer.refine((l) => l.type === 'GROUP', 'the root layer must be a GROUP') as z.ZodType<GroupLayer>;
+export const zGroupLayer = zLayer.refine(
+  (l) => l.type === 'GROUP',
+  'the root layer must be a GROUP',
+) as z.ZodType<GroupLayer>;
 
 /** Every layer below (and including) `root`, depth first, parents before children. */
 export function* walkLayers(root: Layer): Generator<Layer> {

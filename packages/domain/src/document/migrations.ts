@@ -38,13 +38,14 @@ const known = new Set<string>(LAYER_TYPES);
  * Drops REGIONAL and REGIONAL_PROMPT layers (and references to them) and fails on any other unknown type.
  * Works on a private copy: the caller's object is never changed.
  */
-function cleanLayer(layer: unknown, path: Path, droppedIds: Set<string>): DocumentError | null {
+function cleanLayer(layer: unknown, path: Path, droppedIds: Set<string>, origins: ChildOrigins): DocumentError | null {
   if (!isObject(layer)) return null; // the schema names the path of a malformed layer
   if (isObject(layer.data) && 'readingOrder' in layer.data) {
     layer.data.readingOrder = normalizeReadingOrder(layer.data.readingOrder);
   }
   if (!Array.isArray(layer.children)) return null;
   const kept: unknown[] = [];
+  const keptFrom: number[] = [];
   for (let i = 0; i < layer.children.length; i++) {
     const child: unknown = layer.children[i];
     const childPath = [...path, 'children', i];
@@ -61,11 +62,14 @@ function cleanLayer(layer: unknown, path: Path, droppedIds: Set<string>): Docume
         };
       }
     }
-    const error = cleanLayer(child, childPath, droppedIds);
+    const error = cleanLayer(child, childPath, droppedIds, origins);
     if (error) return error;
     kept.push(child);
+    keptFrom.push(i);
   }
+  const droppedHere = kept.length !== layer.children.length;
   layer.children = kept;
+  if (droppedHere) origins.set(kept, keptFrom);
   return null;
 }
 
@@ -77,8 +81,27 @@ function forgetDropped(layer: unknown, droppedIds: Set<string>): void {
   if (Array.isArray(layer.children)) for (const child of layer.children) forgetDropped(child, droppedIds);
 }
 
+/** For each children list that lost dropped layers, the original index of every child kept. */
+export type ChildOrigins = WeakMap<unknown[], number[]>;
+
+/** Maps a path in the cleaned document back to the same place in the document as it was given. */
+export function originalPath(doc: unknown, path: readonly PropertyKey[], origins: ChildOrigins): PropertyKey[] {
+  const out: PropertyKey[] = [];
+  let node: unknown = doc;
+  for (const key of path) {
+    let shown = key;
+    if (Array.isArray(node) && typeof key === 'number') shown = origins.get(node)?.[key] ?? key;
+    out.push(shown);
+    node = isObject(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return out;
+}
+
 /** Brings a raw saved document to the current version; returns a new object or an error naming the path. */
-export function upgrade(raw: unknown): { ok: true; value: Raw } | { ok: false; error: DocumentError } {
+export function upgrade(
+  raw: unknown,
+  origins: ChildOrigins = new WeakMap(),
+): { ok: true; value: Raw } | { ok: false; error: DocumentError } {
   if (!isObject(raw)) {
     return { ok: false, error: { code: 'NOT_AN_OBJECT', message: 'A workspace document must be an object', path: '' } };
   }
@@ -112,9 +135,12 @@ export function upgrade(raw: unknown): { ok: true; value: Raw } | { ok: false; e
   for (const [root, path] of roots) {
     if (isObject(root) && typeof root.type === 'string' && !known.has(root.type)) {
       const at = formatPath([...path, 'type']);
-      return { ok: false, error: { code: 'UNKNOWN_LAYER_TYPE', message: `Unknown layer type "${root.type}" at ${at}`, path: at } };
+      return {
+        ok: false,
+        error: { code: 'UNKNOWN_LAYER_TYPE', message: `Unknown layer type "${root.type}" at ${at}`, path: at },
+      };
     }
-    const error = cleanLayer(root, path, droppedIds);
+    const error = cleanLayer(root, path, droppedIds, origins);
     if (error) return { ok: false, error };
   }
   if (droppedIds.size > 0) for (const [root] of roots) forgetDropped(root, droppedIds);

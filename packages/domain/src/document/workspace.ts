@@ -21,7 +21,7 @@ export type ComicConfiguration = z.infer<typeof zComicConfiguration>;
 
 export const zPage = z.object({
   uuid: z.string().min(1),
-  viewTransform: zViewTransform.default(DEFAULT_VIEW_TRANSFORM),
+  viewTransform: zViewTransform.default(() => ({ ...DEFAULT_VIEW_TRANSFORM })),
   rootLayer: zGroupLayer,
   generatedStory: z.string().default(''),
   thumbnailUrl: z.string().nullable().default(null),
@@ -34,7 +34,7 @@ export type Page = z.infer<typeof zPage>;
  */
 export const zWorkspaceData = z.object({
   version: z.literal(DOCUMENT_VERSION),
-  viewTransform: zViewTransform.default(DEFAULT_VIEW_TRANSFORM),
+  viewTransform: zViewTransform.default(() => ({ ...DEFAULT_VIEW_TRANSFORM })),
   rootLayer: zGroupLayer,
   pages: z.array(zPage).default([]),
   comicConfiguration: zComicConfiguration.default({

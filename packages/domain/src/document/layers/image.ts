@@ -44,7 +44,7 @@ export const zImageData = z
     variations: z.array(zVariation).default([]),
     variationsIdx: z.number().int().min(0).default(0),
     faceStore: z.record(z.string(), z.array(zFaceDetection)).default({}),
-    filterParams: zFilterParams.default(DEFAULT_FILTER_PARAMS),
+    filterParams: zFilterParams.default(() => ({ ...DEFAULT_FILTER_PARAMS })),
     maskParams: zMaskParams.default(() => zMaskParams.parse({})),
   })
   .refine((d) => d.variations.length === 0 || d.variationsIdx < d.variations.length, {

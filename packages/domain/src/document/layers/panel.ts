@@ -18,7 +18,7 @@ export const zPanelData = z.object({
   vertices: z.array(zPoint).min(3, 'a panel needs at least 3 vertices'),
   border: z.boolean().default(true),
   position: z.number().int().min(0).default(0),
-  neighborPanels: zNeighborPanels.default({ left: [], right: [], top: [], bottom: [] }),
+  neighborPanels: zNeighborPanels.default(() => ({ left: [], right: [], top: [], bottom: [] })),
   ignoreNeighbors: z.boolean().default(false),
   description: z.string().default(''),
 });

@@ -17,9 +17,12 @@ export type Paddings = z.infer<typeof zPaddings>;
 /** TEXT layer data with the defaults of editor.md §3; where the spec gives no value, docs/decisions/document.md says why. */
 export const zTextData = z.object({
   backgroundType: z.enum(TEXT_BACKGROUND_TYPES).default('NONE'),
-  bubbleStyle: z.string().regex(/^b\d+$/, 'a bubble id such as b0').default('b0'),
+  bubbleStyle: z
+    .string()
+    .regex(/^b\d+$/, 'a bubble id such as b0')
+    .default('b0'),
   backgroundBorderSize: z.number().min(0).default(5),
-  paddings: zPaddings.default({ top: 20, right: 20, bottom: 20, left: 20 }),
+  paddings: zPaddings.default(() => ({ top: 20, right: 20, bottom: 20, left: 20 })),
   autoPadding: z.boolean().default(true),
   backgroundColor: zColor.default('#fff'),
   backgroundStrokeColor: zColor.default('#000'),

@@ -1,0 +1,86 @@
+import {
+  PANEL_GENERATE_KEEP_VARIATIONS,
+  zFaceDetection,
+  type FaceDetection,
+  type GenerationParams,
+} from '@koma/domain';
+import { CommandError, defineCommand } from './command.ts';
+import { getLayerOf } from './helpers.ts';
+
+export const changeVariation = defineCommand('Change variation', (doc, args: { id: string; index: number }) => {
+  const node = getLayerOf(doc, args.id, 'IMAGE');
+  const count = node.data.variations.length;
+  if (count === 0) throw new CommandError('The image has no variations');
+  if (!Number.isInteger(args.index) || args.index < 0 || args.index >= count) {
+    throw new CommandError(`Variation ${args.index} does not exist`);
+  }
+  node.data.variationsIdx = args.index;
+});
+
+/** The variation index one step left (-1) or right (+1) of the current one, wrapping around. */
+export function cycledIndex(current: number, count: number, step: 1 | -1): number {
+  return (((current + step) % count) + count) % count;
+}
+
+export interface AddVariationsArgs {
+  id: string;
+  imageIds: string[];
+  params?: GenerationParams;
+  /** Keep only the newest N variations (panel generation keeps 4). */
+  keepLast?: number;
+}
+
+/** Appends generated variations and shows the first new one. */
+export const addVariations = defineCommand('Add variations', (doc, args: AddVariationsArgs) => {
+  const node = getLayerOf(doc, args.id, 'IMAGE');
+  if (args.imageIds.length === 0) throw new CommandError('No images to add');
+  const firstNew = node.data.variations.length;
+  node.data.variations.push(...args.imageIds.map((id) => ({ id })));
+  let show = firstNew;
+  const keep = args.keepLast ?? Infinity;
+  if (node.data.variations.length > keep) {
+    const drop = node.data.variations.length - keep;
+    const dropped = node.data.variations.splice(0, drop);
+    for (const v of dropped) delete node.data.faceStore[v.id];
+    show = Math.max(0, firstNew - drop);
+  }
+  node.data.variationsIdx = show;
+  if (args.params) node.data.params = args.params;
+});
+
+export { PANEL_GENERATE_KEEP_VARIATIONS };
+
+/** Replaces the shown variation's image (background removal); undo brings the original back. */
+export const swapVariationImage = defineCommand('Remove background', (doc, args: { id: string; imageId: string }) => {
+  const node = getLayerOf(doc, args.id, 'IMAGE');
+  const current = node.data.variations[node.data.variationsIdx];
+  if (!current) throw new CommandError('The image has no variations');
+  node.data.variations[node.data.variationsIdx] = { id: args.imageId };
+});
+
+/** Drops a variation that failed to load and keeps the index inside the list. */
+export const dropVariation = defineCommand('Drop variation', (doc, args: { id: string; index: number }) => {
+  const node = getLayerOf(doc, args.id, 'IMAGE');
+  const [dropped] = node.data.variations.splice(args.index, 1);
+  if (!dropped) throw new CommandError(`Variation ${args.index} does not exist`);
+  delete node.data.faceStore[dropped.id];
+  node.data.variationsIdx = Math.min(node.data.variationsIdx, Math.max(0, node.data.variations.length - 1));
+});
+
+export const setFaces = defineCommand(
+  'Detect faces',
+  (doc, args: { id: string; variationId: string; faces: FaceDetection[] }) => {
+    const node = getLayerOf(doc, args.id, 'IMAGE');
+    if (!node.data.variations.some((v) => v.id === args.variationId)) {
+      throw new CommandError('The variation does not belong to this image');
+    }
+    node.data.faceStore[args.variationId] = args.faces.map((f) => zFaceDetection.parse(f));
+  },
+);
+
+export const setImageParams = defineCommand(
+  'Change generation settings',
+  (doc, args: { id: string; params: GenerationParams | null }) => {
+    getLayerOf(doc, args.id, 'IMAGE').data.params = args.params;
+  },
+);

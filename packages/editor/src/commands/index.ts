@@ -1,0 +1,12 @@
+export * from './command.ts';
+export * from './layers.ts';
+export * from './transform.ts';
+export * from './clip.ts';
+export * from './image.ts';
+export * from './pose.ts';
+export * from './sketch.ts';
+export * from './text.ts';
+export * from './panels.ts';
+export * from './pages.ts';
+export { getLayer, rootOf, pageBoundsFor } from './helpers.ts';
+export { panelsUnder } from './panel-helpers.ts';

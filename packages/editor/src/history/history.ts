@@ -1,0 +1,59 @@
+import type { Patch } from 'immer';
+
+/** One undoable step: what a named command changed, forwards and backwards. */
+export interface HistoryEntry {
+  name: string;
+  patches: Patch[];
+  inversePatches: Patch[];
+}
+
+/** Undo and redo stacks. Entries hold patches only, so memory grows with what changed, not with the document. */
+export class History {
+  private readonly undoStack: HistoryEntry[] = [];
+  private redoStack: HistoryEntry[] = [];
+
+  constructor(private readonly limit = 500) {}
+
+  push(entry: HistoryEntry): void {
+    this.undoStack.push(entry);
+    if (this.undoStack.length > this.limit) this.undoStack.shift();
+    this.redoStack = [];
+  }
+
+  takeUndo(): HistoryEntry | undefined {
+    const entry = this.undoStack.pop();
+    if (entry) this.redoStack.push(entry);
+    return entry;
+  }
+
+  takeRedo(): HistoryEntry | undefined {
+    const entry = this.redoStack.pop();
+    if (entry) this.undoStack.push(entry);
+    return entry;
+  }
+
+  get canUndo(): boolean {
+    return this.undoStack.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.redoStack.length > 0;
+  }
+
+  get undoName(): string | undefined {
+    return this.undoStack.at(-1)?.name;
+  }
+
+  get redoName(): string | undefined {
+    return this.redoStack.at(-1)?.name;
+  }
+
+  clear(): void {
+    this.undoStack.length = 0;
+    this.redoStack = [];
+  }
+
+  get size(): { undo: number; redo: number } {
+    return { undo: this.undoStack.length, redo: this.redoStack.length };
+  }
+}

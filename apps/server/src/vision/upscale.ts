@@ -5,11 +5,10 @@ import sharp from 'sharp';
 import { VisionAbortedError } from './errors.ts';
 import { decodeRgb } from './input.ts';
 import { initTf } from './tf-runtime.ts';
+import { UPSCALE_FACTOR } from './upscale-limits.ts';
 
 const require = createRequire(import.meta.url);
 
-/** Spec §9: upscale factor 2. */
-export const UPSCALE_FACTOR = 2;
 /** Tile edge in source pixels, and context added on every side so that tile seams do not show. */
 const TILE = 128;
 const PAD = 8;

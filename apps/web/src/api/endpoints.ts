@@ -36,12 +36,14 @@ export function createKomaApi(http: HttpClient) {
       get: (id: string) => http.request<WorkspaceRecord>('GET', `/api/workspace/${enc(id)}`),
       save: (id: string, body: SaveWorkspaceRequest) =>
         http.request<SaveWorkspaceResult>('PUT', `/api/workspace/${enc(id)}`, body),
-      rename: (id: string, name: string) => http.request<unknown>('PATCH', `/api/workspace/${enc(id)}`, { name }),
+      rename: (id: string, name: string) =>
+        http.request<{ id: string; name: string }>('PATCH', `/api/workspace/${enc(id)}`, { name }),
       duplicate: (id: string) => http.request<{ id: string }>('POST', `/api/workspace/${enc(id)}/duplicate`),
       remove: (id: string) => http.request<void>('DELETE', `/api/workspace/${enc(id)}`),
-      revisions: (id: string) => http.request<unknown>('GET', `/api/workspace/${enc(id)}/revisions`),
+      revisions: (id: string) =>
+        http.request<{ items: WorkspaceRevision[] }>('GET', `/api/workspace/${enc(id)}/revisions`),
       restore: (id: string, revision: number) =>
-        http.request<unknown>('POST', `/api/workspace/${enc(id)}/revisions/${revision}/restore`),
+        http.request<{ revision: number }>('POST', `/api/workspace/${enc(id)}/revisions/${revision}/restore`),
     },
     images: {
       upload: (encoded: string, fileType: string) =>
@@ -53,8 +55,9 @@ export function createKomaApi(http: HttpClient) {
     },
     preferences: {
       get: () => http.request<{ preferences: Preferences }>('GET', '/api/preferences'),
+      /** Replaces the whole record: fields left out fall back to their defaults, so send every field. */
       update: (preferences: Preferences) =>
-        http.request<{ preferences: Preferences }>('PUT', '/api/preferences', preferences),
+        http.request<{ preferences: Preferences }>('PUT', '/api/preferences', { preferences }),
     },
     flowImages: {
       /** Entries are validated by the caller (zFlowImage of @koma/domain): the list comes from another service. */

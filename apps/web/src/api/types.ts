@@ -7,7 +7,7 @@ export type Locale = 'en' | 'ja';
 export interface User {
   id: string;
   email: string;
-  name: string | null;
+  name: string;
   plan: Plan;
   restrictedMode: boolean;
   credits: number;
@@ -59,8 +59,7 @@ export interface SaveWorkspaceResult {
 
 export interface WorkspaceRevision {
   revision: number;
-  createdAt?: string;
-  [key: string]: unknown;
+  savedAt: string;
 }
 
 export interface Credits {

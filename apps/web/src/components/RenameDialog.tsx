@@ -3,7 +3,8 @@ import type { FormEvent } from 'react';
 import { useT } from '../i18n/index.ts';
 import { Dialog } from './Dialog.tsx';
 
-export const WORKSPACE_NAME_MAX = 100;
+/** The server's limit (apps/server routes/workspaces.ts). */
+export const WORKSPACE_NAME_MAX = 200;
 
 /** i18n key of what is wrong with a workspace name, or null when it is fine. */
 export function workspaceNameError(name: string): string | null {

@@ -72,7 +72,7 @@ export const en = {
     renameTitle: 'Rename workspace',
     nameLabel: 'Name',
     name_required: 'Enter a name.',
-    name_too_long: 'The name can be at most 100 characters.',
+    name_too_long: 'The name can be at most 200 characters.',
     deleteTitle: 'Delete “{{name}}”?',
     deleteBody: 'The workspace and its pages are removed. This cannot be undone.',
     deleteConfirm: 'Delete workspace',

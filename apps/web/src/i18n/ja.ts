@@ -72,7 +72,7 @@ export const ja: Resources = {
     renameTitle: 'ワークスペースの名前を変更',
     nameLabel: '名前',
     name_required: '名前を入力してください。',
-    name_too_long: '名前は100文字以内にしてください。',
+    name_too_long: '名前は200文字以内にしてください。',
     deleteTitle: '「{{name}}」を削除しますか？',
     deleteBody: 'ワークスペースとそのページが削除されます。元に戻せません。',
     deleteConfirm: 'ワークスペースを削除',

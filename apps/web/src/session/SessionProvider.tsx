@@ -101,7 +101,7 @@ export function SessionProvider({ children, api = defaultApi }: { children: Reac
       preferencesRef.current = next;
       setPreferences(next);
       try {
-        const { preferences: stored } = await api.preferences.update({ locale });
+        const { preferences: stored } = await api.preferences.update(next);
         preferencesRef.current = stored;
         setPreferences(stored);
       } catch (error) {

@@ -36,6 +36,11 @@ export function authErrorKey(error: unknown): { field: keyof AuthFields | null; 
     if (error.code === 'email_taken') return { field: 'email', key: 'auth.errors.email_taken' };
     if (error.status === 429) return { field: null, key: 'auth.errors.rate_limited' };
     if (error.status === 0) return { field: null, key: 'common.network_error' };
+    // The server names the offending field in its invalid_request message ("body/email: …").
+    if (error.code === 'invalid_request' && /email/i.test(error.message))
+      return { field: 'email', key: 'auth.errors.email_invalid' };
+    if (error.code === 'invalid_request' && /password/i.test(error.message))
+      return { field: 'password', key: 'auth.errors.password_too_short' };
     return { field: null, key: 'auth.errors.generic', message: error.message };
   }
   return { field: null, key: 'auth.errors.generic', message: error instanceof Error ? error.message : String(error) };

@@ -15,3 +15,4 @@ export * from './speech-bubble.ts';
 export * from './presets.ts';
 export * from './costs.ts';
 export * from './requests/index.ts';
+export * from './moderation/index.ts';

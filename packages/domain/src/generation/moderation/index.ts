@@ -1,0 +1,5 @@
+export * from './tokenize.ts';
+export * from './matcher.ts';
+export * from './ages.ts';
+export * from './words.data.ts';
+export * from './moderate.ts';

@@ -1,0 +1,120 @@
+/**
+ * Prompt tokenisation for moderation. Every token keeps its position in the original prompt, so matches can be
+ * replaced or stripped in place. Two spellings of each token are produced:
+ * - `raw`: lower-case ASCII letters and digits (ages are read from these);
+ * - `canon`: `raw` with look-alikes folded (l and 1 to i, 0 to o, z to s, 3 to e), which word lists are matched on.
+ * Anything that is not a letter or digit separates tokens, which is how punctuation boundaries are ignored and how
+ * the space inside a multi-word term comes to match any run of non-alphanumeric characters.
+ */
+export interface Tokens {
+  readonly raw: readonly string[];
+  readonly canon: readonly string[];
+  readonly start: readonly number[];
+  readonly end: readonly number[];
+  /** True when the separator before token i contains a phrase break (comma, full stop, bracket, newline…). */
+  readonly breakBefore: readonly boolean[];
+}
+
+// Homoglyphs from other scripts that are commonly used to slip past word lists, folded to their ASCII twin.
+const HOMOGLYPHS: Readonly<Record<string, string>> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  х: 'x',
+  у: 'y',
+  і: 'i',
+  ѕ: 's',
+  ј: 'j',
+  к: 'k',
+  м: 'm',
+  т: 't',
+  н: 'h',
+  в: 'b',
+  α: 'a',
+  ε: 'e',
+  ο: 'o',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  τ: 't',
+  ρ: 'p',
+  υ: 'u',
+  χ: 'x',
+};
+
+/** Maps every UTF-16 code unit to a lower-case ASCII letter or digit, or to a space when it separates tokens. */
+const FOLD: string[] = (() => {
+  const table: string[] = new Array<string>(0x10000).fill(' ');
+  for (let c = 48; c <= 57; c++) table[c] = String.fromCharCode(c);
+  for (let c = 97; c <= 122; c++) table[c] = table[c - 32] = String.fromCharCode(c);
+  for (let c = 0xc0; c <= 0x24f; c++) {
+    const base = String.fromCharCode(c).normalize('NFD').charAt(0).toLowerCase();
+    if (/^[a-z]$/.test(base)) table[c] = base;
+  }
+  for (let c = 0xff10; c <= 0xff19; c++) table[c] = String.fromCharCode(c - 0xfee0);
+  for (let c = 0xff21; c <= 0xff3a; c++) table[c] = String.fromCharCode(c - 0xfee0 + 32);
+  for (let c = 0xff41; c <= 0xff5a; c++) table[c] = String.fromCharCode(c - 0xfee0);
+  for (const [glyph, ascii] of Object.entries(HOMOGLYPHS)) {
+    table[glyph.charCodeAt(0)] = ascii;
+    table[glyph.toUpperCase().charCodeAt(0)] = ascii;
+  }
+  return table;
+})();
+
+const PHRASE_BREAK = new Set([...',.;:!?()[]{}|\n\r\t<>/'].map((c) => c.charCodeAt(0)));
+const NON_ASCII = /[\u0080-\uffff]/;
+const NOT_ALNUM = /[^a-z0-9]/g;
+
+/** Lower-cases and folds a prompt to ASCII letters, digits and spaces, keeping its length and positions. */
+export function foldPrompt(prompt: string): string {
+  // ASCII prompts (nearly all) fold with two native passes; lower-casing ASCII never changes the length.
+  if (!NON_ASCII.test(prompt)) return prompt.toLowerCase().replace(NOT_ALNUM, ' ');
+  const parts: string[] = new Array<string>(prompt.length);
+  for (let i = 0; i < prompt.length; i++) parts[i] = FOLD[prompt.charCodeAt(i)]!;
+  return parts.join('');
+}
+
+/** Folds look-alike characters of an already folded text: l and 1 to i, 0 to o, z to s, 3 to e. */
+export function foldLookAlikes(folded: string): string {
+  return folded.replace(/[l1]/g, 'i').replace(/0/g, 'o').replace(/z/g, 's').replace(/3/g, 'e');
+}
+
+/** Splits a prompt into tokens with their original positions (see Tokens). */
+export function tokenize(prompt: string): Tokens {
+  const folded = foldPrompt(prompt);
+  const canonText = foldLookAlikes(folded);
+  const raw: string[] = [];
+  const canon: string[] = [];
+  const start: number[] = [];
+  const end: number[] = [];
+  const breakBefore: boolean[] = [];
+  let tokenStart = -1;
+  let sawBreak = false;
+  const n = folded.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? folded.charCodeAt(i) : 32;
+    const alnum = c !== 32;
+    if (alnum) {
+      if (tokenStart < 0) tokenStart = i;
+      continue;
+    }
+    if (tokenStart >= 0) {
+      raw.push(folded.slice(tokenStart, i));
+      canon.push(canonText.slice(tokenStart, i));
+      start.push(tokenStart);
+      end.push(i);
+      breakBefore.push(sawBreak);
+      tokenStart = -1;
+      sawBreak = false;
+    }
+    if (i < n && PHRASE_BREAK.has(prompt.charCodeAt(i))) sawBreak = true;
+  }
+  return { raw, canon, start, end, breakBefore };
+}
+
+/** The canonical token spelling of a word-list term, as the matcher compares it. */
+export function canonicalTerm(term: string): string[] {
+  return tokenize(term).canon.slice();
+}

@@ -1,5 +1,3 @@
-// expect.any() and friends are typed any; assigning them inside expected objects is the point.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment */
 import { createWorkspaceData, type WorkspaceData } from '@koma/domain';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';

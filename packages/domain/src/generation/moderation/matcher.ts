@@ -48,7 +48,7 @@ export class TermMatcher<L extends string> {
     for (const [i, token] of tokens.entries()) {
       node = level.get(token);
       if (!node) level.set(token, (node = {}));
-      if (i < tokens.length - 1) level = node.children ??= new Map();
+      if (i < tokens.length - 1) level = node.children ??= new Map<string, TrieNode<L>>();
     }
     const leaf = node!;
     leaf.term = tokens.join(' ');

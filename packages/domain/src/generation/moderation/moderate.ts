@@ -139,9 +139,17 @@ const SEPARATOR_RUNS: ReadonlyArray<[RegExp, string]> = [
   [/^[\s,;.]+|[\s,;]+$/g, ''],
 ];
 
-/** Tidies the commas and spaces left behind when terms are removed. */
+// Emphasis groups emptied by a removal: "((nude:1.2))" leaves "((:1.2))", "[nude]" leaves "[]".
+const EMPTY_GROUP = /[([{]\s*(?::\s*[\d.]*)?\s*[)\]}]/g;
+
+/** Tidies the commas, spaces and emphasis brackets left behind when terms are removed. */
 function tidy(text: string): string {
-  return SEPARATOR_RUNS.reduce((t, [re, by]) => t.replace(re, by), text);
+  let t = text;
+  for (let before = ''; before !== t;) {
+    before = t;
+    t = t.replace(EMPTY_GROUP, '');
+  }
+  return SEPARATOR_RUNS.reduce((acc, [re, by]) => acc.replace(re, by), t);
 }
 
 /** Replaces each match accepted by `filter` with what `replacer` returns; text between matches is kept as is. */

@@ -3,6 +3,7 @@
  * replaced or stripped in place. Two spellings of each token are produced:
  * - `raw`: lower-case ASCII letters and digits (ages are read from these);
  * - `canon`: `raw` with look-alikes folded (l and 1 to i, 0 to o, z to s, 3 to e), which word lists are matched on.
+ * `@` and `$` count as the letters a and s.
  * Anything that is not a letter or digit separates tokens, which is how punctuation boundaries are ignored and how
  * the space inside a multi-word term comes to match any run of non-alphanumeric characters.
  */
@@ -49,6 +50,9 @@ const FOLD: string[] = (() => {
   const table: string[] = new Array<string>(0x10000).fill(' ');
   for (let c = 48; c <= 57; c++) table[c] = String.fromCharCode(c);
   for (let c = 97; c <= 122; c++) table[c] = table[c - 32] = String.fromCharCode(c);
+  // Signs used as letters (f@ggot, $ex); they are never part of a word otherwise.
+  table['@'.charCodeAt(0)] = 'a';
+  table['$'.charCodeAt(0)] = 's';
   for (let c = 0xc0; c <= 0x24f; c++) {
     const base = String.fromCharCode(c).normalize('NFD').charAt(0).toLowerCase();
     if (/^[a-z]$/.test(base)) table[c] = base;
@@ -63,14 +67,20 @@ const FOLD: string[] = (() => {
   return table;
 })();
 
-const PHRASE_BREAK = new Set([...',.;:!?()[]{}|\n\r\t<>/'].map((c) => c.charCodeAt(0)));
+// Only tag and clause separators break a phrase; dots, dashes, slashes and line breaks are how words get spaced out
+// to evade lists.
+const PHRASE_BREAK = new Set([...',;|()[]{}'].map((c) => c.charCodeAt(0)));
 const NON_ASCII = /[\u0080-\uffff]/;
 const NOT_ALNUM = /[^a-z0-9]/g;
 
 /** Lower-cases and folds a prompt to ASCII letters, digits and spaces, keeping its length and positions. */
 export function foldPrompt(prompt: string): string {
   // ASCII prompts (nearly all) fold with two native passes; lower-casing ASCII never changes the length.
-  if (!NON_ASCII.test(prompt)) return prompt.toLowerCase().replace(NOT_ALNUM, ' ');
+  if (!NON_ASCII.test(prompt)) {
+    const lower = prompt.toLowerCase();
+    const signs = lower.includes('@') || lower.includes('$') ? lower.replace(/@/g, 'a').replace(/\$/g, 's') : lower;
+    return signs.replace(NOT_ALNUM, ' ');
+  }
   const parts: string[] = new Array<string>(prompt.length);
   for (let i = 0; i < prompt.length; i++) parts[i] = FOLD[prompt.charCodeAt(i)]!;
   return parts.join('');

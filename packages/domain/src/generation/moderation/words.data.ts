@@ -123,6 +123,8 @@ export const NSFW_TERMS: readonly string[] = [
   'uncensored',
   'ecchi',
   'nsfw art',
+  'lolicon',
+  'shotacon',
 ];
 
 /** Tag groups whose words are stripped from the prompt text. */

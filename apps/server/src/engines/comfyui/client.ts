@@ -1,0 +1,148 @@
+import WebSocket from 'ws';
+import type { z } from 'zod';
+import { EngineError, cancelledError } from '../errors.ts';
+import { fetchOrFail, malformed, readJson } from '../http.ts';
+import type { ComfyGraph } from './graph.ts';
+import {
+  describeNodeErrors,
+  zHistory,
+  zPromptInfo,
+  zQueue,
+  zSubmitError,
+  zSubmitReply,
+  zUploadReply,
+} from './protocol.ts';
+import type { ComfyFileRef, ComfyHistoryEntry } from './protocol.ts';
+
+/** HTTP and WebSocket access to one ComfyUI server (engines.md §1.1). Stateless apart from its address. */
+export class ComfyClient {
+  readonly service: string;
+  private readonly base: string;
+
+  constructor(
+    url: string,
+    private readonly requestTimeoutMs: number,
+  ) {
+    this.base = url.replace(/\/+$/, '');
+    this.service = `ComfyUI at ${this.base}`;
+  }
+
+  private async request(path: string, init: RequestInit, signal: AbortSignal, timeoutMs = this.requestTimeoutMs) {
+    return fetchOrFail(this.service, `${this.base}${path}`, init, signal, timeoutMs);
+  }
+
+  private async json<S extends z.ZodType>(path: string, schema: S, signal: AbortSignal, timeoutMs?: number) {
+    const res = await this.request(path, { headers: { accept: 'application/json' } }, signal, timeoutMs);
+    if (!res.ok) throw new EngineError('engine_failed', `${this.service} answered GET ${path} with HTTP ${res.status}`);
+    const parsed = schema.safeParse(await readJson(this.service, res, `GET ${path}`));
+    if (!parsed.success) throw malformed(this.service, `GET ${path}`, parsed.error.issues);
+    return parsed.data;
+  }
+
+  /** Pending + running prompts (GET /prompt), the cheap busy probe used for balancing. */
+  async queueRemaining(signal: AbortSignal, timeoutMs?: number): Promise<number> {
+    return (await this.json('/prompt', zPromptInfo, signal, timeoutMs)).exec_info.queue_remaining;
+  }
+
+  /** Running and pending prompt ids; pending sorted by queue number, since the server sends its heap unsorted. */
+  async queue(signal: AbortSignal): Promise<{ running: string[]; pending: string[] }> {
+    const q = await this.json('/queue', zQueue, signal);
+    return {
+      running: q.queue_running.map((item) => item[1]),
+      pending: [...q.queue_pending].sort((a, b) => a[0] - b[0]).map((item) => item[1]),
+    };
+  }
+
+  /** POST /upload/image; returns the name to put in LoadImage (`subfolder/name` when there is a subfolder). */
+  async upload(bytes: Buffer, filename: string, signal: AbortSignal): Promise<string> {
+    const form = new FormData();
+    form.append('image', new Blob([bytes], { type: 'image/png' }), filename);
+    form.append('type', 'input');
+    form.append('overwrite', 'true');
+    const res = await this.request('/upload/image', { method: 'POST', body: form }, signal);
+    const body = await readJson(this.service, res, 'POST /upload/image');
+    if (!res.ok) {
+      throw new EngineError(
+        'engine_failed',
+        `${this.service} refused the upload of ${filename} (HTTP ${res.status})`,
+        body,
+      );
+    }
+    const parsed = zUploadReply.safeParse(body);
+    if (!parsed.success) throw malformed(this.service, 'POST /upload/image', parsed.error.issues);
+    return parsed.data.subfolder ? `${parsed.data.subfolder}/${parsed.data.name}` : parsed.data.name;
+  }
+
+  /** POST /prompt; a 400 becomes a `validation` error listing each node's complaint. */
+  async submit(graph: ComfyGraph, clientId: string, promptId: string, signal: AbortSignal): Promise<string> {
+    const res = await this.request(
+      '/prompt',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: graph, client_id: clientId, prompt_id: promptId }),
+      },
+      signal,
+    );
+    const body = await readJson(this.service, res, 'POST /prompt');
+    if (res.status === 400) {
+      const parsed = zSubmitError.safeParse(body);
+      if (!parsed.success) throw new EngineError('validation', `${this.service} rejected the workflow`, body);
+      const { error, node_errors } = parsed.data;
+      const head = typeof error === 'string' ? error : `${error.message}${error.details ? `: ${error.details}` : ''}`;
+      const lines = describeNodeErrors(node_errors);
+      throw new EngineError('validation', [`ComfyUI rejected the workflow: ${head}`, ...lines].join('\n'), body);
+    }
+    if (!res.ok)
+      throw new EngineError('engine_failed', `${this.service} answered POST /prompt with HTTP ${res.status}`, body);
+    const parsed = zSubmitReply.safeParse(body);
+    if (!parsed.success) throw malformed(this.service, 'POST /prompt', parsed.error.issues);
+    return parsed.data.prompt_id;
+  }
+
+  /** The finished prompt's history entry, or undefined while it is still queued or running. */
+  async history(promptId: string, signal: AbortSignal): Promise<ComfyHistoryEntry | undefined> {
+    const all = await this.json(`/history/${encodeURIComponent(promptId)}`, zHistory, signal);
+    return all[promptId];
+  }
+
+  async view(ref: ComfyFileRef, signal: AbortSignal): Promise<Buffer> {
+    const q = new URLSearchParams({ filename: ref.filename, subfolder: ref.subfolder, type: ref.type });
+    const res = await this.request(`/view?${q.toString()}`, {}, signal);
+    if (!res.ok)
+      throw new EngineError('engine_failed', `${this.service} could not serve ${ref.filename} (HTTP ${res.status})`);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  /** Best-effort housekeeping and cancellation calls; they use their own short-lived signal. */
+  async post(path: string, body: unknown): Promise<void> {
+    const res = await this.request(
+      path,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      new AbortController().signal,
+    );
+    await res.arrayBuffer();
+  }
+
+  /** Opens `/ws?clientId=` and asks for previews that carry their prompt id (feature flags). */
+  connect(clientId: string, signal: AbortSignal): Promise<WebSocket> {
+    const wsUrl = `${this.base.replace(/^http/, 'ws')}/ws?clientId=${encodeURIComponent(clientId)}`;
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(wsUrl, { handshakeTimeout: this.requestTimeoutMs });
+      const onAbort = (): void => {
+        ws.terminate();
+        reject(cancelledError());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      ws.once('open', () => {
+        signal.removeEventListener('abort', onAbort);
+        ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
+        resolve(ws);
+      });
+      ws.once('error', (err) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(new EngineError('connection_lost', `${this.service} refused the WebSocket: ${err.message}`, err));
+      });
+    });
+  }
+}

@@ -1,0 +1,256 @@
+import type WebSocket from 'ws';
+import type { EngineEvents } from '../types.ts';
+import { EngineError, cancelledError } from '../errors.ts';
+import type { ComfyClient } from './client.ts';
+import {
+  decodeBinaryFrame,
+  safeJson,
+  zExecutingData,
+  zExecutionError,
+  zProgressData,
+  zPromptEvent,
+  zWsMessage,
+} from './protocol.ts';
+
+export interface TrackerOptions {
+  /** No WS message at all for this long: poll the queue and history instead of waiting for events. */
+  idleTimeoutMs: number;
+  /** Hard limit for the whole prompt, queue time included. */
+  jobTimeoutMs: number;
+  /** Minimum gap between preview events (engines.md suggests about 2 Hz). */
+  previewIntervalMs: number;
+  /** History polling interval once the socket is gone. */
+  historyPollMs: number;
+}
+
+/**
+ * Follows one prompt on the client's WebSocket (engines.md §1.2–1.3) and turns its events into EngineEvents.
+ * `done` resolves when the prompt finished successfully, so its history entry is ready; it rejects with an
+ * EngineError on execution_error, interruption, a dropped socket, silence or cancellation.
+ */
+export class PromptTracker {
+  readonly done: Promise<void>;
+  started = false;
+  private settled = false;
+  private resolveDone!: () => void;
+  private rejectDone!: (err: EngineError) => void;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly jobTimer: NodeJS.Timeout;
+  private lastPreviewAt = 0;
+  private queueRefresh: 'idle' | 'running' | 'dirty' = 'idle';
+  private submitted = false;
+  private polling = false;
+  private lastEventAt = 0;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly client: ComfyClient,
+    private readonly promptId: string,
+    private readonly nodeClasses: Record<string, string>,
+    private readonly events: EngineEvents,
+    private readonly signal: AbortSignal,
+    private readonly opts: TrackerOptions,
+  ) {
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolveDone = resolve;
+      this.rejectDone = reject;
+    });
+    // The caller may attach its handler late; an unobserved rejection must not crash the process meanwhile.
+    this.done.catch(() => undefined);
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(data, isBinary));
+    ws.on('close', () => this.onClose());
+    ws.on('error', () => undefined);
+    signal.addEventListener('abort', this.onAbort, { once: true });
+    this.jobTimer = setTimeout(
+      () => this.fail(new EngineError('timeout', `The ComfyUI job did not finish within ${opts.jobTimeoutMs} ms`)),
+      opts.jobTimeoutMs,
+    );
+    this.touch();
+  }
+
+  /** Call once POST /prompt succeeded: from now on a cancel must reach the server. */
+  markSubmitted(): void {
+    this.submitted = true;
+    this.refreshQueuePosition();
+  }
+
+  private touch(): void {
+    this.lastEventAt = Date.now();
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.onIdle(), this.opts.idleTimeoutMs);
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.settled) return;
+    this.touch();
+    if (isBinary) {
+      this.onBinary(data);
+      return;
+    }
+    const parsed = zWsMessage.safeParse(safeJson(data.toString('utf8')));
+    if (!parsed.success) return; // Unknown frames are ignored: newer servers add message types.
+    const { type, data: payload } = parsed.data;
+    if (type === 'status') {
+      if (!this.started && this.submitted) this.refreshQueuePosition();
+      return;
+    }
+    const mine = zPromptEvent.safeParse(payload);
+    if (!mine.success || mine.data.prompt_id !== this.promptId) return;
+    switch (type) {
+      case 'execution_start':
+        this.started = true;
+        this.events.onProgress({ logs: [`Started on ${this.client.service}`], progress: 0, queuePosition: 0 });
+        break;
+      case 'executing': {
+        const e = zExecutingData.safeParse(payload);
+        if (!e.success) break;
+        this.started = true;
+        if (e.data.node === null) this.succeed();
+        else
+          this.events.onProgress({
+            logs: [`Running ${this.nodeClasses[e.data.node] ?? 'node'} (node ${e.data.node})`],
+          });
+        break;
+      }
+      case 'progress': {
+        const p = zProgressData.safeParse(payload);
+        if (!p.success || p.data.max <= 0) break;
+        this.events.onProgress({
+          logs: [`Progress: ${p.data.value}/${p.data.max}`],
+          progress: Math.min(1, p.data.value / p.data.max),
+        });
+        break;
+      }
+      case 'execution_success':
+        this.succeed();
+        break;
+      case 'execution_error': {
+        const e = zExecutionError.safeParse(payload);
+        const d = e.success ? e.data : { prompt_id: this.promptId };
+        const where = d.node_type ? ` in ${d.node_type}${d.node_id ? ` (node ${d.node_id})` : ''}` : '';
+        const what = [d.exception_type, d.exception_message?.trim()].filter(Boolean).join(': ') || 'unknown error';
+        this.fail(new EngineError('engine_failed', `ComfyUI failed${where}: ${what}`, payload));
+        break;
+      }
+      case 'execution_interrupted':
+        this.fail(new EngineError('cancelled', 'The job was interrupted on the ComfyUI server'));
+        break;
+      default:
+        break;
+    }
+  }
+
+  private onBinary(data: Buffer): void {
+    const frame = decodeBinaryFrame(data);
+    if (!frame || frame.kind !== 'preview') return;
+    // Type-1 frames carry no prompt id: they belong to whatever runs for this socket, which is only ever us.
+    if (frame.promptId ? frame.promptId !== this.promptId : !this.started) return;
+    const now = Date.now();
+    if (now - this.lastPreviewAt < this.opts.previewIntervalMs) return;
+    this.lastPreviewAt = now;
+    this.events.onProgress({ preview: { bytes: Buffer.from(frame.bytes), mime: frame.mime } });
+  }
+
+  private refreshQueuePosition(): void {
+    if (this.queueRefresh !== 'idle') {
+      this.queueRefresh = 'dirty';
+      return;
+    }
+    this.queueRefresh = 'running';
+    void this.client
+      .queue(this.signal)
+      .then((q) => {
+        const index = q.pending.indexOf(this.promptId);
+        if (index >= 0 && !this.started && !this.settled) {
+          this.events.onProgress({ queuePosition: index + q.running.length });
+        }
+      })
+      .catch(() => undefined) // A failed position probe must not fail the job; the next status retries.
+      .finally(() => {
+        const again = this.queueRefresh === 'dirty';
+        this.queueRefresh = 'idle';
+        if (again && !this.started && !this.settled) this.refreshQueuePosition();
+      });
+  }
+
+  /**
+   * Without events (socket dropped, or silence) the prompt may still be queued, running or finished: poll the
+   * server until history has it. The job fails when the server stops answering (`unreachable`), when the prompt
+   * is neither queued nor in history (the server lost it), or at the job time limit.
+   */
+  private async pollHistory(unreachable: EngineError): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    const since = this.lastEventAt;
+    while (!this.settled) {
+      try {
+        const q = await this.client.queue(this.signal);
+        const queued = q.running.includes(this.promptId) || q.pending.includes(this.promptId);
+        // A failed prompt also counts as finished here: the engine reads the error from the history entry.
+        if (await this.client.history(this.promptId, this.signal)) return this.succeed();
+        if (!queued) {
+          return this.fail(new EngineError('engine_failed', `${this.client.service} no longer knows the job`));
+        }
+      } catch {
+        return this.fail(this.signal.aborted ? cancelledError() : unreachable);
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.opts.historyPollMs));
+      if (this.ws.readyState === this.ws.OPEN && this.lastEventAt > since) break; // Events flow again.
+    }
+    this.polling = false;
+  }
+
+  private onIdle(): void {
+    if (this.settled) return;
+    void this.pollHistory(new EngineError('connection_lost', `${this.client.service} stopped answering`));
+  }
+
+  private onClose(): void {
+    if (this.settled) return;
+    clearTimeout(this.idleTimer);
+    void this.pollHistory(
+      new EngineError('connection_lost', `Lost the connection to ${this.client.service} before the job finished`),
+    );
+  }
+
+  private readonly onAbort = (): void => {
+    if (this.settled) return;
+    if (this.submitted) {
+      // Pending prompts are deleted from the queue; a running one is interrupted by id (newer servers ignore
+      // the interrupt when a different prompt runs, so this never stops someone else's job there).
+      const cleanup = this.started
+        ? this.client.post('/interrupt', { prompt_id: this.promptId })
+        : this.client.post('/queue', { delete: [this.promptId] });
+      void cleanup.catch(() => undefined);
+    }
+    this.fail(cancelledError());
+  };
+
+  private succeed(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.resolveDone();
+  }
+
+  private fail(err: EngineError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.rejectDone(err);
+  }
+
+  private cleanup(): void {
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.jobTimer);
+    this.signal.removeEventListener('abort', this.onAbort);
+  }
+
+  /** Stops listening and closes the socket; safe to call more than once. */
+  close(): void {
+    this.fail(cancelledError());
+    this.ws.removeAllListeners('message');
+    this.ws.removeAllListeners('close');
+    this.ws.close();
+  }
+}

@@ -173,9 +173,7 @@ export const arbWorkspaceData: fc.Arbitrary<WorkspaceData> = fc
     const data: WorkspaceData = {
       version: DOCUMENT_VERSION,
       viewTransform: view,
-      rootLayer: comic
-        ? (createGroupLayer(nextId()))
-        : (buildRoot(root, nextId) as WorkspaceData['rootLayer']),
+      rootLayer: comic ? createGroupLayer(nextId()) : (buildRoot(root, nextId) as WorkspaceData['rootLayer']),
       pages: comic
         ? pages.map((p) => ({
             uuid: nextId(),

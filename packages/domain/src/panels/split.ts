@@ -79,7 +79,7 @@ function splitNeighbors(
     let lists = out.get(id);
     if (!lists) {
       const source = allPanels.get(id)?.neighborPanels ?? emptyNeighbors();
-      lists = structuredClone(source);
+      lists = { left: [...source.left], right: [...source.right], top: [...source.top], bottom: [...source.bottom] };
       out.set(id, lists);
     }
     return lists;

@@ -1,3 +1,4 @@
+import { current, isDraft, type Draft } from 'immer';
 import type { LayerType, Size } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { CommandError } from './command.ts';
@@ -56,4 +57,9 @@ export function deleteLayer(doc: DocState, id: string): void {
   const parent = getLayer(doc, node.parent);
   parent.children = parent.children.filter((x) => x !== id);
   delete doc.layers[id];
+}
+
+/** A plain deep copy of a value that may be (or hold) an immer draft; structuredClone alone refuses drafts. */
+export function plainCopy<T>(value: T): T {
+  return structuredClone(isDraft(value) ? (current(value as Draft<T>) as T) : value);
 }

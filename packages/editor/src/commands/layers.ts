@@ -1,5 +1,6 @@
 import {
   DUPLICATE_OFFSET,
+  boundsOf,
   createFillLayer,
   createImageLayer,
   createPanelLayer,
@@ -14,7 +15,7 @@ import {
 } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { CommandError, defineCommand } from './command.ts';
-import { deleteLayer, getLayer, insertChild, pageBoundsFor, rootOf } from './helpers.ts';
+import { deleteLayer, getLayer, insertChild, pageBoundsFor, plainCopy, rootOf } from './helpers.ts';
 import { renumberPanels, setVertices, unlinkNeighbors } from './panel-helpers.ts';
 import { clipInto } from './clip.ts';
 
@@ -167,7 +168,7 @@ export const duplicateLayer = defineCommand('Duplicate layer', (doc: DocState, a
   const copy = (id: string, parent: string): string => {
     const node = getLayer(doc, id);
     const newId = ctx.ids();
-    const clone: LayerNode = structuredClone({ ...node, children: [] });
+    const clone: LayerNode = { ...plainCopy(node), children: [] };
     clone.id = newId;
     clone.parent = parent;
     clone.clippedLayers = [];
@@ -176,9 +177,18 @@ export const duplicateLayer = defineCommand('Duplicate layer', (doc: DocState, a
     clone.transform.y += DUPLICATE_OFFSET;
     if (clone.type === 'PANEL') {
       clone.data.neighborPanels = { left: [], right: [], top: [], bottom: [] };
+      const page = pageBoundsFor(doc, rootOf(doc, args.id));
+      const box = boundsOf(clone.data.vertices);
+      // Near the page edge the copy goes the other way, so that panels never leave their page.
+      const shift = (start: number, size: number, limit: number | undefined) => {
+        if (limit === undefined || start + size + DUPLICATE_OFFSET <= limit) return DUPLICATE_OFFSET;
+        return start - DUPLICATE_OFFSET >= 0 ? -DUPLICATE_OFFSET : 0;
+      };
+      const dx = shift(box.x, box.width, page?.width);
+      const dy = shift(box.y, box.height, page?.height);
       setVertices(
         clone,
-        clone.data.vertices.map((p) => ({ x: p.x + DUPLICATE_OFFSET, y: p.y + DUPLICATE_OFFSET })),
+        clone.data.vertices.map((p) => ({ x: p.x + dx, y: p.y + dy })),
       );
     }
     doc.layers[newId] = clone;

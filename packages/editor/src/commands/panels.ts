@@ -12,7 +12,7 @@ import {
 } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { CommandError, defineCommand, type CommandContext } from './command.ts';
-import { deleteLayer, getLayer, getLayerOf, pageBoundsFor, rootOf } from './helpers.ts';
+import { deleteLayer, getLayer, getLayerOf, pageBoundsFor, plainCopy, rootOf } from './helpers.ts';
 import { panelsUnder, renumberPanels, setVertices, shapesUnder, unlinkNeighbors } from './panel-helpers.ts';
 
 /** Splits a panel in two with a 15 px gutter; returns the new panel's id. */
@@ -25,13 +25,13 @@ export const splitPanel = defineCommand(
     const shapes = shapesUnder(doc, rootId);
     const cloneId = ctx.ids();
     const result = splitShape(shapes.get(args.id)!, cloneId, args.direction, args.at, shapes);
-    const clone = structuredClone({
-      ...panel,
+    const clone: LayerNode<'PANEL'> = {
+      ...plainCopy(panel),
       id: cloneId,
       clippedLayers: [],
       clipTarget: null,
       children: [],
-    }) as LayerNode<'PANEL'>;
+    };
     clone.name = `${panel.name}`;
     doc.layers[cloneId] = clone;
     const parent = getLayer(doc, panel.parent!);

@@ -109,3 +109,18 @@ describe('endpoint helpers of spec §8', () => {
     await expect(saveWorkspaceOrNull(conflict, 'w', { data: {} }, log)).rejects.toBeInstanceOf(ApiError);
   });
 });
+
+describe('session expiry', () => {
+  it('reports a 401 of a data call, but not of the auth calls that answer 401 by design', async () => {
+    const onUnauthorized = vi.fn();
+    const client = createHttpClient({
+      fetch: () => Promise.resolve(json(401, { error: 'unauthorized', message: 'Sign in first.' })),
+      onUnauthorized,
+    });
+    await expect(client.request('GET', '/api/workspaces')).rejects.toBeInstanceOf(ApiError);
+    expect(onUnauthorized).toHaveBeenCalledWith('/api/workspaces');
+    await expect(client.request('GET', '/api/auth/me')).rejects.toBeInstanceOf(ApiError);
+    await expect(client.request('POST', '/api/auth/signin', {})).rejects.toBeInstanceOf(ApiError);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+});

@@ -70,8 +70,22 @@ export function createKomaApi(http: HttpClient) {
 export type KomaApi = ReturnType<typeof createKomaApi>;
 export type { WorkspaceRevision };
 
+const unauthorizedListeners = new Set<(path: string) => void>();
+
+/** Subscribes to "the session ended" (a 401 from a non-auth call of the shared client); returns the unsubscribe. */
+export function onSessionExpired(listener: (path: string) => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
 /** The app's shared client: same origin, the browser's fetch. */
-export const api: KomaApi = createKomaApi(createHttpClient());
+export const api: KomaApi = createKomaApi(
+  createHttpClient({
+    onUnauthorized: (path) => {
+      for (const listener of unauthorizedListeners) listener(path);
+    },
+  }),
+);
 
 export function createApi(options: HttpClientOptions): KomaApi {
   return createKomaApi(createHttpClient(options));

@@ -6,6 +6,11 @@ export interface HttpClientOptions {
   /** Prefix for every path; '' means the page's own origin (the server serves the app and the API together). */
   baseUrl?: string;
   fetch?: FetchLike;
+  /**
+   * Called when a call outside /api/auth/ answers 401: the session ended (expired, or signed out in another tab).
+   * The app uses it to send the user to sign-in instead of showing a broken screen.
+   */
+  onUnauthorized?: (path: string) => void;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,7 +73,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         throw new ApiError(0, CLIENT_ERROR_CODES.network, `Network error: ${reason}`);
       }
       const decoded = await readJson(response).catch(() => undefined);
-      if (!response.ok) throw errorFromBody(response.status, response.statusText, decoded);
+      if (!response.ok) {
+        if (response.status === 401 && !path.startsWith('/api/auth/')) options.onUnauthorized?.(path);
+        throw errorFromBody(response.status, response.statusText, decoded);
+      }
       if (response.status !== 204 && typeof decoded === 'string') {
         throw new ApiError(response.status, CLIENT_ERROR_CODES.invalidResponse, `Expected JSON from ${method} ${path}`);
       }

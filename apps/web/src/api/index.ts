@@ -1,7 +1,14 @@
 export { ApiError, isApiError, CLIENT_ERROR_CODES } from './ApiError.ts';
 export { createHttpClient, withQuery } from './http.ts';
 export type { FetchLike, HttpClient, HttpClientOptions, HttpMethod } from './http.ts';
-export { api, createApi, createKomaApi, createWorkspaceOrEmpty, saveWorkspaceOrNull } from './endpoints.ts';
+export {
+  api,
+  createApi,
+  createKomaApi,
+  createWorkspaceOrEmpty,
+  onSessionExpired,
+  saveWorkspaceOrNull,
+} from './endpoints.ts';
 export type { KomaApi } from './endpoints.ts';
 export type * from './types.ts';
 export {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import { api as defaultApi } from '../api/endpoints.ts';
+import { api as defaultApi, onSessionExpired } from '../api/endpoints.ts';
 import type { KomaApi } from '../api/endpoints.ts';
 import { isApiError } from '../api/ApiError.ts';
 import type { Credits, Locale, Preferences, User } from '../api/types.ts';
@@ -56,6 +56,18 @@ export function SessionProvider({ children, api = defaultApi }: { children: Reac
       cancelled = true;
     };
   }, [api, enter]);
+
+  // A 401 from any data call means the cookie is gone: drop the user, and App's guard sends them to sign-in with
+  // the current address as ?next=, so nothing they were looking at is forgotten.
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        setUser(null);
+        setCredits(null);
+        setStatus((current) => (current === 'signedIn' ? 'signedOut' : current));
+      }),
+    [],
+  );
 
   const signIn = useCallback(
     async (email: string, password: string) => {

@@ -16,6 +16,7 @@ import { creditRoutes } from './routes/credits.ts';
 import { flowImageRoutes } from './routes/flow-images.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageRoutes } from './routes/images.ts';
+import { loraRoutes } from './routes/lora.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { Accounts } from './services/accounts.ts';
@@ -78,6 +79,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   creditRoutes(app);
   preferenceRoutes(app);
   flowImageRoutes(app);
+  loraRoutes(app);
 
   if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LORA_CATALOGUE } from '@koma/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, type TestBackend } from './support/backends.ts';
 import { TestClient } from './support/client.ts';
@@ -36,6 +37,31 @@ describe('serving the built web app', () => {
       expect(api.statusCode).toBe(404);
       expect(api.json()).toMatchObject({ error: 'not_found' });
       expect((await client.get('/api/health')).json()).toEqual({ status: 'ok', database: 'sqlite' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('LoRA catalogue', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createBackend('sqlite');
+  });
+  afterAll(() => backend.destroy());
+
+  it('answers one catalogue entry by id and 404 for an unknown id', async () => {
+    const app = await backend.start();
+    try {
+      const client = new TestClient(app);
+      const id = LORA_CATALOGUE[0]!.id;
+      const found = await client.get(`/api/lora/models?id=${id}`);
+      expect(found.statusCode).toBe(200);
+      expect(found.json()).toEqual({ model: JSON.parse(JSON.stringify(LORA_CATALOGUE[0])) as unknown });
+      const missing = await client.get('/api/lora/models?id=no-such-lora');
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ error: 'not_found' });
+      expect((await client.get('/api/lora/models')).statusCode).toBe(400);
     } finally {
       await app.close();
     }

@@ -4,5 +4,7 @@ export default defineConfig({
   test: {
     name: 'domain',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Property tests run hundreds of cases; CI machines are small and busy.
+    testTimeout: 60_000,
   },
 });

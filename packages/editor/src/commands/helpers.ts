@@ -61,5 +61,5 @@ export function deleteLayer(doc: DocState, id: string): void {
 
 /** A plain deep copy of a value that may be (or hold) an immer draft; structuredClone alone refuses drafts. */
 export function plainCopy<T>(value: T): T {
-  return structuredClone(isDraft(value) ? (current(value as Draft<T>) as T) : value);
+  return structuredClone(isDraft(value) ? current(value as Draft<T>) : value);
 }

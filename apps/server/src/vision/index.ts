@@ -50,7 +50,11 @@ export async function estimatePose(image: Uint8Array): Promise<PoseResult> {
 }
 
 /** The image as a PNG with the background made transparent. Queued: one at a time per process. */
-export async function removeBackground(image: Uint8Array, onProgress?: Progress, signal?: AbortSignal): Promise<Buffer> {
+export async function removeBackground(
+  image: Uint8Array,
+  onProgress?: Progress,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const input = await readImageInput(image);
   return backgroundWorker.run<Buffer>('background', input.bytes, runOptions(onProgress, signal));
 }

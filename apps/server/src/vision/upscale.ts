@@ -43,8 +43,8 @@ function upscaler(): Promise<UpscalerInstance> {
       tensorAsBase64: image.tensorAsBase64,
       checkValidEnvironment: image.checkValidEnvironment,
     });
-    const model =
-      (require('@upscalerjs/esrgan-slim/2x') as { default?: unknown }).default ?? require('@upscalerjs/esrgan-slim/2x');
+    const x2 = require('@upscalerjs/esrgan-slim/2x') as { default?: unknown };
+    const model = x2.default ?? x2;
     return new Upscaler({ model });
   })();
   return instance;
@@ -74,6 +74,8 @@ export async function upscaleEsrgan(
   try {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
+        // tfjs-wasm resolves in microtasks only; yielding a macrotask lets the worker receive an abort message.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         if (signal?.aborted) throw new VisionAbortedError();
         const x = c * TILE;
         const y = r * TILE;

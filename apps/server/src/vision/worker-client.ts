@@ -28,7 +28,8 @@ function tsxEsmApi(): string {
 }
 
 function revive(e: SerializedError): Error {
-  if (e.name === 'VisionInputError') return new VisionInputError((e.code ?? 'BAD_ARGUMENT') as VisionInputErrorCode, e.message);
+  if (e.name === 'VisionInputError')
+    return new VisionInputError((e.code ?? 'BAD_ARGUMENT') as VisionInputErrorCode, e.message);
   if (e.name === 'VisionAbortedError') return new VisionAbortedError();
   return new VisionModelError(e.message);
 }
@@ -105,7 +106,10 @@ export class VisionWorker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(bootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, name: `vision-${this.name}` });
+    const worker = new Worker(bootstrap(new URL('./worker.ts', import.meta.url)), {
+      eval: true,
+      name: `vision-${this.name}`,
+    });
     worker.unref();
     worker.on('message', (msg: FromWorker) => {
       const p = this.pending.get(msg.id);

@@ -37,7 +37,11 @@ async function run(req: RunRequest): Promise<void> {
   try {
     if (!controller || controller.signal.aborted) throw new VisionAbortedError();
     const image = Buffer.from(req.image.buffer, req.image.byteOffset, req.image.byteLength);
-    const value = await handlers[req.op](image, (done, total) => send({ type: 'progress', id: req.id, done, total }), controller.signal);
+    const value = await handlers[req.op](
+      image,
+      (done, total) => send({ type: 'progress', id: req.id, done, total }),
+      controller.signal,
+    );
     send({ type: 'result', id: req.id, value: Buffer.isBuffer(value) ? new Uint8Array(value) : value });
   } catch (err) {
     send({ type: 'error', id: req.id, error: serialize(err) });

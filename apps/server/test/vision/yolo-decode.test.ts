@@ -28,7 +28,8 @@ function head(candidates: Candidate[], channels = 5): Float32Array {
 
 function transpose(data: Float32Array, channels: number): Float32Array {
   const out = new Float32Array(data.length);
-  for (let c = 0; c < channels; c++) for (let i = 0; i < YOLO_CANDIDATES; i++) out[i * channels + c] = data[c * YOLO_CANDIDATES + i] ?? 0;
+  for (let c = 0; c < channels; c++)
+    for (let i = 0; i < YOLO_CANDIDATES; i++) out[i * channels + c] = data[c * YOLO_CANDIDATES + i] ?? 0;
   return out;
 }
 
@@ -43,7 +44,11 @@ describe('letterboxFor', () => {
 
 describe('decodeYoloFaces', () => {
   it('decodes centre-size boxes to corners in source pixels', () => {
-    const out = decodeYoloFaces(head([{ index: 17, cx: 100, cy: 200, w: 40, h: 60, score: 0.9 }]), [1, 5, 8400], square);
+    const out = decodeYoloFaces(
+      head([{ index: 17, cx: 100, cy: 200, w: 40, h: 60, score: 0.9 }]),
+      [1, 5, 8400],
+      square,
+    );
     expect(out).toHaveLength(1);
     expect(out[0]?.bbox).toEqual([80, 170, 120, 230]);
     expect(out[0]?.label).toBe('face');

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ImageCache } from '../src/api/imageCache.ts';
+import {
+  IMAGE_CACHE_BUDGET_BYTES,
+  IMAGE_CACHE_BUDGET_PHONE_BYTES,
+  ImageCache,
+  imageCacheBudget,
+  isPhoneScreen,
+} from '../src/api/imageCache.ts';
 
 describe('ImageCache', () => {
   it('evicts the least recently used images once the byte budget is exceeded', () => {
@@ -60,5 +66,17 @@ describe('ImageCache', () => {
     }
     cache.clear();
     expect(cache.bytesUsed).toBe(0);
+  });
+});
+
+describe('imageCacheBudget', () => {
+  it('gives the spec phone size (both sides within 480 and 896) the smaller budget', () => {
+    expect(isPhoneScreen(390, 844)).toBe(true);
+    expect(isPhoneScreen(896, 414)).toBe(true);
+    expect(isPhoneScreen(480, 896)).toBe(true);
+    expect(isPhoneScreen(481, 800)).toBe(false);
+    expect(isPhoneScreen(768, 1024)).toBe(false);
+    expect(imageCacheBudget(390, 844)).toBe(IMAGE_CACHE_BUDGET_PHONE_BYTES);
+    expect(imageCacheBudget(1280, 800)).toBe(IMAGE_CACHE_BUDGET_BYTES);
   });
 });

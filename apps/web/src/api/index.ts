@@ -26,4 +26,10 @@ export {
   toDataUrl,
 } from './imageLoader.ts';
 export type { DownloadedImage, ImageLoaderDeps, ProgressCallback } from './imageLoader.ts';
-export { ImageCache } from './imageCache.ts';
+export {
+  ImageCache,
+  IMAGE_CACHE_BUDGET_BYTES,
+  IMAGE_CACHE_BUDGET_PHONE_BYTES,
+  imageCacheBudget,
+  isPhoneScreen,
+} from './imageCache.ts';

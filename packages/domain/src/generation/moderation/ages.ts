@@ -92,8 +92,12 @@ const GLUED = /^(\d{1,3})(yo|yos|y|yr|yrs|year|years|yearold|yearsold)$/;
 const YEAR_WORDS = new Set(['year', 'years', 'yr', 'yrs', 'y']);
 const AGE_LEADS = new Set(['aged', 'age', 'ages', 'turning', 'turned', 'turns']);
 const GRADE_WORDS = new Set(['grade', 'grader', 'graders']);
+const MONTH_WORDS = new Set(['month', 'months', 'week', 'weeks']);
 /** School grade N is taken as age N + 5 (first grade is about six years old). */
 const GRADE_TO_AGE = 5;
+
+/** Every word an age phrase can begin with; tokens starting with a digit are always examined. */
+const STARTERS = new Set<string>([...CARDINALS.keys(), ...ORDINALS.keys(), ...AGE_LEADS, 'grade', 'sweet']);
 
 interface Parsed {
   value: number;
@@ -114,69 +118,70 @@ function parseNumber(raw: readonly string[], i: number, words: Map<string, numbe
   return w === undefined ? null : { value: w, next: i + 1 };
 }
 
+/** An age and the token just past the phrase that states it. */
+type AgeAt = [age: number, nextToken: number];
+
+/** Reads an age phrase starting at token i, if there is one. */
+function ageAt(raw: readonly string[], i: number): AgeAt | null {
+  const t = raw[i]!;
+  const glued = GLUED.exec(t);
+  if (glued) {
+    const unit = glued[2]!;
+    const next = raw[i + 1];
+    const age = Number(glued[1]);
+    if (unit === 'yo' || unit === 'yos' || unit === 'yearold' || unit === 'yearsold') return [age, i + 1];
+    if (next === 'old' || (unit === 'y' && next === 'o')) return [age, i + 2];
+    if (next === 'of' && raw[i + 2] === 'age') return [age, i + 3];
+    return null;
+  }
+  if (AGE_LEADS.has(t)) {
+    const n = parseNumber(raw, raw[i + 1] === 'of' ? i + 2 : i + 1, CARDINALS, DIGITS);
+    return n ? [n.value, n.next] : null;
+  }
+  if (t === 'grade') {
+    const n = parseNumber(raw, i + 1, CARDINALS, DIGITS);
+    return n && n.value <= 12 ? [n.value + GRADE_TO_AGE, n.next] : null;
+  }
+  if (t === 'sweet') return raw[i + 1] === 'sixteen' ? [16, i + 2] : null;
+  const ord = parseNumber(raw, i, ORDINALS, DIGIT_ORDINAL);
+  if (ord) {
+    const after = raw[ord.next];
+    if (after === 'birthday') return [ord.value, ord.next + 1];
+    if (after !== undefined && GRADE_WORDS.has(after) && ord.value <= 12)
+      return [ord.value + GRADE_TO_AGE, ord.next + 1];
+  }
+  const n = parseNumber(raw, i, CARDINALS, DIGITS);
+  if (!n) return null;
+  const unit = raw[n.next];
+  const after = raw[n.next + 1];
+  if (unit === undefined) return null;
+  if (YEAR_WORDS.has(unit) && (after === 'old' || (unit === 'y' && after === 'o'))) return [n.value, n.next + 2];
+  if (YEAR_WORDS.has(unit) && after === 'of' && raw[n.next + 2] === 'age') return [n.value, n.next + 3];
+  if (unit === 'yo' || unit === 'yos') return [n.value, n.next + 1];
+  if ((unit === 'summers' || unit === 'winters') && after === 'old') return [n.value, n.next + 2];
+  if (MONTH_WORDS.has(unit) && after === 'old') return [0, n.next + 2];
+  return null;
+}
+
+const JAPANESE_AGE = /(\d{1,3})\s*[歳才]/g;
+
 /** Ages stated in many phrasings: aged N, age N, N years old, N-year-old, N yo, N y/o, Nth birthday, 5th grader, … */
 export function detectAges(tokens: Tokens, prompt: string): AgeMention[] {
   const { raw, start, end } = tokens;
   const found: AgeMention[] = [];
-  // After a match, scanning resumes behind it so "twenty-one years old" is not read again as "one years old".
-  let resume = 0;
-  const add = (age: number, from: number, to: number) => {
-    found.push({ age, start: start[from]!, end: end[to - 1]! });
-    resume = to;
-  };
   for (let i = 0; i < raw.length; i++) {
-    if (i < resume) continue;
     const t = raw[i]!;
-    const glued = GLUED.exec(t);
-    if (glued) {
-      const unit = glued[2]!;
-      const next = raw[i + 1];
-      if (unit === 'yo' || unit === 'yos' || unit === 'yearold' || unit === 'yearsold') add(Number(glued[1]), i, i + 1);
-      else if (next === 'old' || (unit === 'y' && next === 'o')) add(Number(glued[1]), i, i + 2);
-      else if (next === 'of' && raw[i + 2] === 'age') add(Number(glued[1]), i, i + 3);
-      continue;
-    }
-    if (AGE_LEADS.has(t)) {
-      const at = raw[i + 1] === 'of' ? i + 2 : i + 1;
-      const n = parseNumber(raw, at, CARDINALS, DIGITS);
-      if (n) add(n.value, i, n.next);
-      continue;
-    }
-    if (t === 'grade') {
-      const n = parseNumber(raw, i + 1, CARDINALS, DIGITS);
-      if (n && n.value <= 12) add(n.value + GRADE_TO_AGE, i, n.next);
-      continue;
-    }
-    if (t === 'sweet' && raw[i + 1] === 'sixteen') {
-      add(16, i, i + 2);
-      continue;
-    }
-    const ord = parseNumber(raw, i, ORDINALS, DIGIT_ORDINAL);
-    if (ord) {
-      const after = raw[ord.next];
-      if (after === 'birthday') {
-        add(ord.value, i, ord.next + 1);
-        continue;
-      }
-      if (after !== undefined && GRADE_WORDS.has(after) && ord.value <= 12) {
-        add(ord.value + GRADE_TO_AGE, i, ord.next + 1);
-        continue;
-      }
-    }
-    const n = parseNumber(raw, i, CARDINALS, DIGITS);
-    if (!n) continue;
-    const unit = raw[n.next];
-    const after = raw[n.next + 1];
-    if (unit === undefined) continue;
-    if (YEAR_WORDS.has(unit) && (after === 'old' || (unit === 'y' && after === 'o'))) add(n.value, i, n.next + 2);
-    else if (YEAR_WORDS.has(unit) && after === 'of' && raw[n.next + 2] === 'age') add(n.value, i, n.next + 3);
-    else if (unit === 'yo' || unit === 'yos') add(n.value, i, n.next + 1);
-    else if ((unit === 'summers' || unit === 'winters') && after === 'old') add(n.value, i, n.next + 2);
-    else if ((unit === 'month' || unit === 'months' || unit === 'week' || unit === 'weeks') && after === 'old')
-      add(0, i, n.next + 2);
+    // Nearly every token is an ordinary word: one character test and one set look-up rule it out.
+    const first = t.charCodeAt(0);
+    if ((first < 48 || first > 57) && !STARTERS.has(t)) continue;
+    const hit = ageAt(raw, i);
+    if (!hit) continue;
+    found.push({ age: hit[0], start: start[i]!, end: end[hit[1] - 1]! });
+    // Resume behind the phrase so "twenty-one years old" is not read again as "one years old".
+    i = hit[1] - 1;
   }
   if (prompt.includes('歳') || prompt.includes('才')) {
-    for (const m of prompt.matchAll(/(\d{1,3})\s*[歳才]/g))
+    for (const m of prompt.matchAll(JAPANESE_AGE))
       found.push({ age: Number(m[1]), start: m.index, end: m.index + m[0].length });
   }
   return found;

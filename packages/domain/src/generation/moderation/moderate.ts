@@ -1,4 +1,4 @@
-import { detectAges } from './ages.ts';
+import { detectAges, type AgeMention } from './ages.ts';
 import { TermMatcher, type TermMatch } from './matcher.ts';
 import { tokenize, type Tokens } from './tokenize.ts';
 import {
@@ -136,11 +136,21 @@ const SEPARATOR_RUNS: ReadonlyArray<[RegExp, string]> = [
   [/[ \t]{2,}/g, ' '],
   [/\s+([,.;])/g, '$1'],
   [/([,;])(?:\s*[,;])+/g, '$1'],
-  [/^[\s,;.]+|[\s,;]+$/g, ''],
 ];
 
 // Emphasis groups emptied by a removal: "((nude:1.2))" leaves "((:1.2))", "[nude]" leaves "[]".
 const EMPTY_GROUP = /[([{]\s*(?::\s*[\d.]*)?\s*[)\]}]/g;
+
+const TRIMMED = new Set([...' \t\n\r,;.'].map((c) => c.charCodeAt(0)));
+
+function trimSeparators(t: string): string {
+  let a = 0;
+  let b = t.length;
+  while (a < b && TRIMMED.has(t.charCodeAt(a))) a++;
+  // A trailing full stop is kept: it ends a sentence rather than separating tags.
+  while (b > a && TRIMMED.has(t.charCodeAt(b - 1)) && t.charCodeAt(b - 1) !== 46) b--;
+  return t.slice(a, b);
+}
 
 /** Tidies the commas, spaces and emphasis brackets left behind when terms are removed. */
 function tidy(text: string): string {
@@ -149,7 +159,8 @@ function tidy(text: string): string {
     before = t;
     t = t.replace(EMPTY_GROUP, '');
   }
-  return SEPARATOR_RUNS.reduce((acc, [re, by]) => acc.replace(re, by), t);
+  for (const [re, by] of SEPARATOR_RUNS) t = t.replace(re, by);
+  return trimSeparators(t);
 }
 
 /** Replaces each match accepted by `filter` with what `replacer` returns; text between matches is kept as is. */
@@ -169,9 +180,13 @@ export function replaceMatches(
   return last === 0 ? prompt : out + prompt.slice(last);
 }
 
+function isBannedLabel(l: ModerationLabel): boolean {
+  return l === 'slur' || STRIPPED.has(l);
+}
+
 /** True for words the product never sends to an engine: slurs, nsfw words and the explicit tag groups. */
 export function isBanned(match: ModerationMatch): boolean {
-  return match.labels.some((l) => l === 'slur' || STRIPPED.has(l));
+  return match.labels.some(isBannedLabel);
 }
 
 /** Replaces every banned word (see isBanned) through a callback, e.g. `(m, text) => '*'.repeat(text.length)`. */
@@ -179,19 +194,44 @@ export function replaceBannedWords(prompt: string, replacer: (match: ModerationM
   return replaceMatches(prompt, replacer, isBanned);
 }
 
-function stripWith(prompt: string, matches: readonly ModerationMatch[]): string {
-  const isStripped = (m: ModerationMatch) => m.labels.some((l) => STRIPPED.has(l));
-  if (!matches.some(isStripped)) return prompt;
-  return tidy(replaceMatches(prompt, () => '', isStripped, matches));
+function isStrippedLabel(l: ModerationLabel): boolean {
+  return STRIPPED.has(l);
+}
+
+function isSexualLabel(l: ModerationLabel): boolean {
+  return SEXUAL.has(l);
+}
+
+function isStrippedMatch(m: ModerationMatch): boolean {
+  return m.labels.some(isStrippedLabel);
+}
+
+function empty(): string {
+  return '';
 }
 
 /** The prompt with nsfw words (general and explicit tag groups) removed and the separators tidied. */
 export function stripNsfw(prompt: string): string {
-  return stripWith(prompt, findTerms(prompt));
+  const matches = findTerms(prompt);
+  return matches.some(isStrippedMatch) ? tidy(replaceMatches(prompt, empty, isStrippedMatch, matches)) : prompt;
 }
 
-function textOf(prompt: string, ms: readonly { start: number; end: number }[]): string[] {
-  return [...new Set(ms.map((m) => prompt.slice(m.start, m.end)))];
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+function reasonOf(code: ModerationReasonCode, prompt: string, spans: readonly Span[]): ModerationReason {
+  const terms: string[] = [];
+  for (const m of spans) {
+    const text = prompt.slice(m.start, m.end);
+    if (!terms.includes(text)) terms.push(text);
+  }
+  return { code, message: MESSAGES[code], terms };
+}
+
+function byStart(a: Span, b: Span): number {
+  return a.start - b.start;
 }
 
 /**
@@ -203,44 +243,53 @@ export function moderatePrompt(prompt: string): ModerationVerdict {
   const tokens = tokenize(prompt);
   const matches = findTerms(prompt, tokens);
   const ages = detectAges(tokens, prompt);
+
+  // One pass sorts the matches into what the policy needs.
+  const slurs: ModerationMatch[] = [];
+  const figures: ModerationMatch[] = [];
+  const sexual: ModerationMatch[] = [];
+  const stripped: ModerationMatch[] = [];
+  const young: Span[] = [];
+  const groups: TagGroup[] = [];
+  let counter = false;
+  let youngAdjective = false;
+  for (const m of matches) {
+    for (const l of m.labels) {
+      if (GROUP_NAMES.has(l) && !groups.includes(l as TagGroup)) groups.push(l as TagGroup);
+    }
+    if (has(m, 'slur')) slurs.push(m);
+    if (has(m, 'public_figure')) figures.push(m);
+    if (has(m, 'young_noun')) young.push(m);
+    if (has(m, 'counter_noun')) counter = true;
+    if (has(m, 'young_adjective')) youngAdjective = true;
+    if (m.labels.some(isSexualLabel)) sexual.push(m);
+    if (m.labels.some(isStrippedLabel)) stripped.push(m);
+  }
+
   const reasons: ModerationReason[] = [];
-  const reason = (code: ModerationReasonCode, ms: readonly { start: number; end: number }[]) =>
-    reasons.push({ code, message: MESSAGES[code], terms: textOf(prompt, ms) });
-
-  const slurs = matches.filter((m) => has(m, 'slur'));
-  if (slurs.length > 0) reason('slur', slurs);
-  const figures = matches.filter((m) => has(m, 'public_figure'));
-  if (figures.length > 0) reason('public_figure', figures);
-
-  const sexual = matches.filter((m) => m.labels.some((l) => SEXUAL.has(l)));
+  if (slurs.length > 0) reasons.push(reasonOf('slur', prompt, slurs));
+  if (figures.length > 0) reasons.push(reasonOf('public_figure', prompt, figures));
   if (sexual.length > 0) {
-    const cancelled = matches.some((m) => has(m, 'counter_noun')) || ages.some((a) => a.age >= ADULT_AGE);
-    const young: { start: number; end: number }[] = [
-      ...matches.filter((m) => has(m, 'young_noun')),
-      ...ages.filter((a) => a.age < ADULT_AGE),
-      ...(cancelled ? [] : youngPairs(matches, tokens).flat()),
-    ];
-    if (young.length > 0)
-      reason(
-        'minor_sexual',
-        [...young, ...sexual].sort((a, b) => a.start - b.start),
-      );
+    let adultAge = false;
+    for (const a of ages) {
+      if (a.age < ADULT_AGE) young.push(a);
+      else adultAge = true;
+    }
+    if (youngAdjective && !counter && !adultAge) for (const pair of youngPairs(matches, tokens)) young.push(...pair);
+    if (young.length > 0) reasons.push(reasonOf('minor_sexual', prompt, [...young, ...sexual].sort(byStart)));
   }
 
-  const sanitizedPrompt = stripWith(prompt, matches);
+  const sanitizedPrompt =
+    stripped.length === 0 ? prompt : tidy(replaceMatches(prompt, empty, isStrippedMatch, matches));
   if (sanitizedPrompt !== prompt) {
-    reason(
-      'nsfw_stripped',
-      matches.filter((m) => m.labels.some((l) => STRIPPED.has(l))),
-    );
-    if (sanitizedPrompt.trim() === '') reason('nothing_left', []);
+    reasons.push(reasonOf('nsfw_stripped', prompt, stripped));
+    if (sanitizedPrompt.trim() === '') reasons.push(reasonOf('nothing_left', prompt, []));
   }
-  const groups = [...new Set(matches.flatMap((m) => m.labels.filter((l): l is TagGroup => GROUP_NAMES.has(l))))];
-  return {
-    allowed: reasons.every((r) => r.code === 'nsfw_stripped'),
-    reasons,
-    sanitizedPrompt,
-    ages: ages.map((a) => a.age),
-    groups,
-  };
+  let allowed = true;
+  for (const r of reasons) if (r.code !== 'nsfw_stripped') allowed = false;
+  return { allowed, reasons, sanitizedPrompt, ages: ages.map(ageOf), groups };
+}
+
+function ageOf(a: AgeMention): number {
+  return a.age;
 }

@@ -86,37 +86,65 @@ export function foldPrompt(prompt: string): string {
   return parts.join('');
 }
 
-/** Folds look-alike characters of an already folded text: l and 1 to i, 0 to o, z to s, 3 to e. */
-export function foldLookAlikes(folded: string): string {
-  return folded.replace(/[l1]/g, 'i').replace(/0/g, 'o').replace(/z/g, 's').replace(/3/g, 'e');
+// Character classes of lower-cased ASCII for the tokeniser: separators, plain letters and digits, look-alikes.
+const SEPARATOR = 0;
+const PLAIN = 1;
+const LOOK_ALIKE = 2;
+const CLASS = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) CLASS[c] = PLAIN;
+for (let c = 97; c <= 122; c++) CLASS[c] = PLAIN;
+const CANON_CHAR: string[] = [];
+for (const [from, to] of [
+  ['l', 'i'],
+  ['1', 'i'],
+  ['0', 'o'],
+  ['z', 's'],
+  ['3', 'e'],
+] as const) {
+  CLASS[from.charCodeAt(0)] = LOOK_ALIKE;
+  CANON_CHAR[from.charCodeAt(0)] = to;
+}
+
+function canonOf(token: string): string {
+  let out = '';
+  for (let k = 0; k < token.length; k++) {
+    const c = token.charCodeAt(k);
+    out += CANON_CHAR[c] ?? token.charAt(k);
+  }
+  return out;
 }
 
 /** Splits a prompt into tokens with their original positions (see Tokens). */
 export function tokenize(prompt: string): Tokens {
-  const folded = foldPrompt(prompt);
-  const canonText = foldLookAlikes(folded);
+  // Non-ASCII prompts are folded to ASCII first (same length); ASCII ones only need lower-casing, which is native.
+  const text =
+    NON_ASCII.test(prompt) || prompt.includes('@') || prompt.includes('$') ? foldPrompt(prompt) : prompt.toLowerCase();
   const raw: string[] = [];
   const canon: string[] = [];
   const start: number[] = [];
   const end: number[] = [];
   const breakBefore: boolean[] = [];
   let tokenStart = -1;
+  let lookAlike = false;
   let sawBreak = false;
-  const n = folded.length;
+  const n = text.length;
   for (let i = 0; i <= n; i++) {
-    const c = i < n ? folded.charCodeAt(i) : 32;
-    const alnum = c !== 32;
-    if (alnum) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    const kind = c < 128 ? CLASS[c]! : SEPARATOR;
+    if (kind !== SEPARATOR) {
       if (tokenStart < 0) tokenStart = i;
+      if (kind === LOOK_ALIKE) lookAlike = true;
       continue;
     }
     if (tokenStart >= 0) {
-      raw.push(folded.slice(tokenStart, i));
-      canon.push(canonText.slice(tokenStart, i));
+      const token = text.slice(tokenStart, i);
+      raw.push(token);
+      canon.push(lookAlike ? canonOf(token) : token);
       start.push(tokenStart);
       end.push(i);
       breakBefore.push(sawBreak);
       tokenStart = -1;
+      lookAlike = false;
       sawBreak = false;
     }
     if (i < n && PHRASE_BREAK.has(prompt.charCodeAt(i))) sawBreak = true;

@@ -1,7 +1,15 @@
 import sharp from 'sharp';
 import type { Padding } from './types.ts';
 import { EngineError } from './errors.ts';
-import { blurChannel, decodeMask, featherAlpha } from './builtin/pixels.ts';
+import {
+  blendMasked,
+  blurChannel,
+  decodeImage,
+  decodeMask,
+  decodeResized,
+  encodePng,
+  featherAlpha,
+} from './builtin/pixels.ts';
 
 /** Size of an input image, or a validation error naming it. */
 export async function imageSize(bytes: Buffer, what: string): Promise<{ width: number; height: number }> {
@@ -66,4 +74,22 @@ export async function outpaintCanvas(
   const m = Float32Array.from(newArea, (v) => v / 255);
   const blurred = Float32Array.from(await blurChannel(newArea, width, height, blurPx), (v) => v / 255);
   return { image: grown, mask: await alphaToPng(featherAlpha(m, blurred), width, height), width, height };
+}
+
+/**
+ * Pastes a hosted engine's result over the original through the feathered mask (white = take the result), so
+ * an inpaint never changes pixels outside the user's mask even if the remote model re-renders them.
+ */
+export async function pasteMasked(original: Buffer, generated: Buffer, mask: Buffer): Promise<Buffer> {
+  const { width, height } = await imageSize(original, 'input image');
+  let fitted: Buffer;
+  try {
+    fitted = await sharp(generated).resize(width, height, { fit: 'fill' }).png().toBuffer();
+  } catch (err) {
+    throw new EngineError('engine_failed', 'The engine returned something that is not an image', err);
+  }
+  const base = await decodeImage(original, 'input image');
+  const over = await decodeResized(fitted, 'generated image', width, height, base.channels === 4);
+  const { mask: weights } = await decodeMask(mask, width, height, 0);
+  return encodePng(blendMasked(base, over, weights, 1));
 }

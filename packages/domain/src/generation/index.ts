@@ -16,3 +16,5 @@ export * from './presets.ts';
 export * from './costs.ts';
 export * from './requests/index.ts';
 export * from './moderation/index.ts';
+export * from './access.ts';
+export * from './engine-prompts.ts';

@@ -10,7 +10,7 @@ type Progress = (done: number, total: number) => void;
 type Handler = (image: Buffer, progress: Progress, signal: AbortSignal) => Promise<unknown>;
 
 const handlers: Record<VisionOp, Handler> = {
-  faces: async (image) => (await import('./faces.ts')).detectFacesSsd(image),
+  faces: async (image) => (await import('./faces.ts')).detectFacesFaceApi(image),
   pose: async (image) => (await import('./pose.ts')).estimatePoseMovenet(image),
   upscale: async (image, progress, signal) => (await import('./upscale.ts')).upscaleEsrgan(image, progress, signal),
   background: async (image, progress) => (await import('./background.ts')).removeBackgroundImgly(image, progress),

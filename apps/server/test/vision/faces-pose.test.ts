@@ -47,6 +47,16 @@ describe('face detection and pose (face-api SSD, MoveNet on tfjs-wasm)', { timeo
     expect(best?.score).toBeGreaterThanOrEqual(0.25);
   });
 
+  it('finds the face of the flat manga-style drawing made for these tests (SVG rasterised by sharp)', async () => {
+    const png = await sharp(fixture('drawn-face.svg')).png().toBuffer();
+    const faces = await detectFaces(png);
+    expect(faces).toHaveLength(1);
+    // The drawn face spans x 160–352, y 118–380 (eyes at y 245, mouth at y 335) of the 512×512 canvas.
+    const [face] = faces;
+    expect(face && contains(face.bbox, 256, 270)).toBe(true);
+    expect((face?.bbox[2] ?? 0) - (face?.bbox[0] ?? 0)).toBeLessThan(300);
+  });
+
   it('answers an empty list for an image with no face', async () => {
     const flat = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#3a7bd5' } })
       .png()

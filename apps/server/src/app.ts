@@ -21,6 +21,7 @@ import { preferenceRoutes } from './routes/preferences.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { Accounts } from './services/accounts.ts';
 import { CreditLedger } from './services/credit-ledger.ts';
+import { DocumentCache } from './services/document-cache.ts';
 import { ImageStore } from './services/image-store.ts';
 import { Workspaces } from './services/workspaces.ts';
 import { createBlobStore } from './storage/blob-store.ts';
@@ -45,7 +46,13 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   const ledger = new CreditLedger(database.db, database.dialect, now);
   const images = new ImageStore(database.db, blobs, config, now);
   const accounts = new Accounts(database.db, ledger, config, now);
-  const workspaces = new Workspaces(database.db, database.dialect, images, now);
+  const workspaces = new Workspaces(
+    database.db,
+    database.dialect,
+    images,
+    new DocumentCache(config.documentCacheBytes),
+    now,
+  );
   const context: AppContext = { config, database, blobs, ledger, images, accounts, workspaces, now };
   await deleteExpiredSessions(database.db, now().toISOString());
 

@@ -30,6 +30,8 @@ export interface ServerConfig {
   maxImageBytes: number;
   /** Largest decoded image accepted, in pixels (decompression-bomb guard). */
   maxImagePixels: number;
+  /** Memory for recently read workspace documents (bytes); 0 turns the cache off. */
+  documentCacheBytes: number;
   signinRateLimit: { max: number; windowMs: number };
   sessionDays: number;
   /** Set the Secure flag on the session cookie. */
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: int(env, 'BODY_LIMIT', 10 * 1024 * 1024, 1024),
     maxImageBytes: int(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024),
     maxImagePixels: int(env, 'MAX_IMAGE_PIXELS', 50_000_000, 1),
+    documentCacheBytes: int(env, 'DOCUMENT_CACHE_BYTES', 64 * 1024 * 1024),
     signinRateLimit: {
       max: int(env, 'SIGNIN_RATE_LIMIT', 10, 1),
       windowMs: int(env, 'SIGNIN_RATE_WINDOW_MS', 60_000, 1),

@@ -9,6 +9,7 @@ import type { Database, DatabaseDialect } from '../db/database.ts';
 import { HttpError, notFound, revisionConflict } from '../http/errors.ts';
 import { isId, newId } from '../ids.ts';
 import * as repo from '../repositories/workspaces.ts';
+import type { DocumentCache } from './document-cache.ts';
 import { decodeBase64, type ImageStore } from './image-store.ts';
 
 /** How many saved revisions of a workspace are kept (the current one included). */
@@ -85,6 +86,7 @@ export class Workspaces {
     private readonly db: Database,
     private readonly dialect: DatabaseDialect,
     private readonly images: ImageStore,
+    private readonly cache: DocumentCache,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -141,14 +143,23 @@ export class Workspaces {
     return id;
   }
 
-  /** The current document as stored JSON text, with name, type and revision; 404 when not the user's. */
+  /** The current document as its stored JSON bytes, with name, type and revision; 404 when not the user's. */
   async get(
     userId: string,
     id: string,
-  ): Promise<{ name: string; type: WorkspaceType; revision: number; dataJson: string }> {
-    const row = isId(id) ? await repo.findCurrent(this.db, userId, id) : undefined;
-    if (!row) throw notFound('Workspace');
-    return { name: row.name, type: row.type, revision: Number(row.revision), dataJson: row.data };
+  ): Promise<{ name: string; type: WorkspaceType; revision: number; data: Buffer }> {
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    const revision = Number(meta.revision);
+    let data = this.cache.get(id, revision);
+    if (!data) {
+      const row = await repo.findRevision(this.db, id, revision);
+      // Deleted between the two reads.
+      if (!row) throw notFound('Workspace');
+      data = Buffer.from(row.data);
+      this.cache.set(id, revision, data);
+    }
+    return { name: meta.name, type: meta.type, revision, data };
   }
 
   /**
@@ -214,7 +225,7 @@ export class Workspaces {
       await repo.insertRevision(trx, {
         workspace_id: newIdValue,
         revision: 1,
-        data: current.dataJson,
+        data: current.data.toString('utf8'),
         saved_at: nowIso,
       });
     });
@@ -257,7 +268,7 @@ export class Workspaces {
     newThumbnail: string | null,
   ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
     const json = JSON.stringify(encodeWorkspaceData(data));
-    return this.db.transaction().execute(async (trx) => {
+    const result = await this.db.transaction().execute(async (trx) => {
       // Re-read under the lock: the check before the thumbnail work may be stale by now.
       const meta = await repo.findMeta(trx, userId, id, this.dialect === 'postgres');
       if (!meta) throw notFound('Workspace');
@@ -291,6 +302,9 @@ export class Workspaces {
       await repo.deleteRevisionsBefore(trx, id, revision - REVISIONS_KEPT + 1);
       return { revision, map: pruned.kept, dropped };
     });
+    // Only after the commit: a rolled-back revision must never be served.
+    this.cache.set(id, result.revision, Buffer.from(json));
+    return result;
   }
 
   private async storeThumbnail(userId: string, type: WorkspaceType, encoded: string): Promise<string> {

@@ -26,6 +26,7 @@ const MIN_SPACED_RUN = 3;
 /** Word lists compiled once into a trie over canonical tokens; matching is one map look-up per token. */
 export class TermMatcher<L extends string> {
   private readonly root = new Map<string, TrieNode<L>>();
+  private longestToken = 0;
 
   /** Compiles lists keyed by label; labels in `pluralLabels` also match their terms with plural suffixes. */
   constructor(lists: Readonly<Record<L, readonly string[]>>, pluralLabels: ReadonlySet<L> = new Set()) {
@@ -50,6 +51,7 @@ export class TermMatcher<L extends string> {
       if (!node) level.set(token, (node = {}));
       if (i < tokens.length - 1) level = node.children ??= new Map<string, TrieNode<L>>();
     }
+    if (tokens.length === 1) this.longestToken = Math.max(this.longestToken, tokens[0]!.length);
     const leaf = node!;
     leaf.term = tokens.join(' ');
     leaf.labels ??= [];
@@ -106,10 +108,13 @@ export class TermMatcher<L extends string> {
       }
       let runEnd = i;
       while (runEnd < canon.length && canon[runEnd]!.length === 1) runEnd++;
-      for (let s = i; runEnd - i >= MIN_SPACED_RUN && s <= runEnd - MIN_SPACED_RUN;) {
+      // Each token of the run is one letter, so run positions and string positions coincide.
+      const letters = runEnd - i >= MIN_SPACED_RUN ? canon.slice(i, runEnd).join('') : '';
+      for (let s = i; letters !== '' && s <= runEnd - MIN_SPACED_RUN;) {
         let found = -1;
-        for (let e = runEnd; e >= s + MIN_SPACED_RUN && found < 0; e--) {
-          const node = this.root.get(canon.slice(s, e).join(''));
+        // A spaced word is never longer than the longest single-token term, which bounds the work per letter.
+        for (let e = Math.min(runEnd, s + this.longestToken); e >= s + MIN_SPACED_RUN && found < 0; e--) {
+          const node = this.root.get(letters.slice(s - i, e - i));
           if (node?.labels) {
             found = e;
             extra.push({

@@ -101,10 +101,16 @@ export function findTerms(prompt: string, tokens: Tokens = tokenize(prompt)): Mo
   const matches = matcher.find(tokens);
   const japanese = japaneseMatches(prompt);
   if (japanese.length === 0) return matches;
-  // Drop Japanese terms inside a longer Japanese term (女子小学生 contains 小学生) before merging.
-  const kept = japanese.filter(
-    (m) => !japanese.some((o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start),
-  );
+  // Drop Japanese terms inside a longer one (女子小学生 contains 小学生): sorted by start, longest first, a term
+  // that ends inside the previous kept term is contained in it.
+  japanese.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: ModerationMatch[] = [];
+  let coveredTo = -1;
+  for (const m of japanese) {
+    if (m.end <= coveredTo) continue;
+    kept.push(m);
+    coveredTo = m.end;
+  }
   return [...matches, ...kept].sort((a, b) => a.start - b.start);
 }
 

@@ -194,9 +194,10 @@ describe('a new account', () => {
   });
 
   it('stores the Japanese locale, keeps it across sign-out and sign-in on a fresh browser', async () => {
+    // An account of its own, so a failure here cannot leave the other tests' account in Japanese.
+    const jaEmail = uniqueEmail('locale');
     const first = await openPage(browser, server.baseUrl);
-    await first.page.goto('/signin');
-    await signInWithKeyboard(first.page, email);
+    await signUp(first.page, jaEmail);
     await first.page.getByLabel('Language').selectOption('ja');
     await expect.poll(() => first.page.getByRole('heading', { name: 'ワークスペース' }).isVisible()).toBe(true);
     expect(await first.page.getByRole('button', { name: 'ログアウト' }).isVisible()).toBe(true);
@@ -212,7 +213,7 @@ describe('a new account', () => {
 
     await first.page.getByRole('button', { name: 'ログアウト' }).click();
     await first.page.waitForURL('**/signin');
-    expect(await first.page.getByRole('heading', { name: 'Koma にログイン' }).isVisible()).toBe(true);
+    await expect.poll(() => first.page.getByRole('heading', { name: 'Koma にログイン' }).isVisible()).toBe(true);
     const me = await first.page.request.get('/api/auth/me');
     expect(me.status()).toBe(401);
     await first.context.close();
@@ -220,14 +221,21 @@ describe('a new account', () => {
     // A new browser has no local memory of the choice: the server preference must bring Japanese back.
     const second = await openPage(browser, server.baseUrl);
     await second.page.goto('/signin');
-    expect(await second.page.getByRole('heading', { name: 'Sign in to Koma' }).isVisible()).toBe(true);
-    await signInWithKeyboard(second.page, email);
+    // The session check is still running right after load: wait for the form rather than race it.
+    await expect.poll(() => second.page.getByRole('heading', { name: 'Sign in to Koma' }).isVisible()).toBe(true);
+    await signInWithKeyboard(second.page, jaEmail);
     await expect.poll(() => second.page.getByRole('heading', { name: 'ワークスペース' }).isVisible()).toBe(true);
     expect(realErrors([...first.problems.errors, ...second.problems.errors])).toEqual([]);
 
-    // Back to English for the specs that follow.
+    // And back: switching to English is stored the same way.
     await second.page.getByLabel('言語').selectOption('en');
     await expect.poll(() => second.page.getByRole('heading', { name: 'Your workspaces' }).isVisible()).toBe(true);
+    await expect
+      .poll(async () => {
+        const reply = await second.page.request.get('/api/preferences');
+        return ((await reply.json()) as { preferences: { locale: string } }).preferences.locale;
+      })
+      .toBe('en');
     await second.context.close();
   });
 

@@ -84,3 +84,22 @@ export const setImageParams = defineCommand(
     getLayerOf(doc, args.id, 'IMAGE').data.params = args.params;
   },
 );
+
+/** Adds an inpaint-mask stroke (points in the image's own pixel space) to an image layer. */
+export const addMaskStroke = defineCommand(
+  'Paint mask',
+  (doc, args: { id: string; points: number[]; radius: number; erase?: boolean }) => {
+    const node = getLayerOf(doc, args.id, 'IMAGE');
+    if (args.points.length < 2 || args.points.length % 2 !== 0 || !args.points.every(Number.isFinite)) {
+      throw new CommandError('A stroke needs at least one point');
+    }
+    if (!(args.radius > 0)) throw new CommandError('The brush needs a size');
+    node.data.maskParams.mask.push({ points: [...args.points], radius: args.radius, erase: args.erase ?? false });
+  },
+);
+
+export const clearMask = defineCommand('Clear mask', (doc, args: { id: string }) => {
+  const node = getLayerOf(doc, args.id, 'IMAGE');
+  if (node.data.maskParams.mask.length === 0) return;
+  node.data.maskParams.mask = [];
+});

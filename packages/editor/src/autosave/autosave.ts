@@ -1,0 +1,97 @@
+import { AUTOSAVE_INTERVAL_MS, THUMBNAIL_EVERY_N_AUTOSAVES } from '@koma/domain';
+import type { Editor } from '../editor.ts';
+
+/** Owned timers, injected so tests control time. */
+export interface Timers {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'error' | 'conflict';
+
+export interface SaveRequest {
+  /** Make a thumbnail with this save (every 6th tick). */
+  withThumbnail: boolean;
+}
+
+/** Resolves true when stored; 'conflict' when another tab saved first; throws or resolves false on failure. */
+export type SaveFunction = (request: SaveRequest) => Promise<boolean | 'conflict'>;
+
+/**
+ * Saves every 10 s while the document has unsaved changes, with a thumbnail every 6th tick; never runs two saves
+ * at once, and keeps the document dirty when edits arrive during a save.
+ */
+export class Autosave {
+  private handle: unknown = null;
+  private tick = 0;
+  private inFlight: Promise<void> | null = null;
+  private statusValue: SaveStatus = 'saved';
+  private readonly listeners = new Set<(status: SaveStatus) => void>();
+
+  constructor(
+    private readonly editor: Editor,
+    private readonly save: SaveFunction,
+    private readonly timers: Timers,
+    private readonly intervalMs = AUTOSAVE_INTERVAL_MS,
+  ) {
+    editor.subscribe(() => {
+      if (editor.needsSave && this.statusValue === 'saved') this.setStatus('dirty');
+    });
+  }
+
+  get status(): SaveStatus {
+    return this.statusValue;
+  }
+
+  onStatus(listener: (status: SaveStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(): void {
+    if (this.handle !== null) return;
+    this.handle = this.timers.setInterval(() => {
+      this.tick++;
+      void this.saveNow(this.tick % THUMBNAIL_EVERY_N_AUTOSAVES === 0);
+    }, this.intervalMs);
+  }
+
+  stop(): void {
+    if (this.handle !== null) this.timers.clearInterval(this.handle);
+    this.handle = null;
+  }
+
+  /** Saves at once if anything is unsaved (also used before leaving); resolves when done. */
+  async saveNow(withThumbnail = false): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    if (!this.editor.needsSave || this.statusValue === 'conflict') return;
+    const version = this.editor.version;
+    this.setStatus('saving');
+    this.inFlight = (async () => {
+      try {
+        const result = await this.save({ withThumbnail });
+        if (result === 'conflict') this.setStatus('conflict');
+        else if (result) {
+          this.editor.markSaved(version);
+          this.setStatus(this.editor.needsSave ? 'dirty' : 'saved');
+        } else this.setStatus('error');
+      } catch {
+        this.setStatus('error');
+      } finally {
+        this.inFlight = null;
+      }
+    })();
+    return this.inFlight;
+  }
+
+  /** After a conflict is resolved (reloaded or overwritten), saving resumes. */
+  resolveConflict(): void {
+    this.setStatus(this.editor.needsSave ? 'dirty' : 'saved');
+  }
+
+  private setStatus(status: SaveStatus): void {
+    if (status === this.statusValue) return;
+    this.statusValue = status;
+    for (const listener of this.listeners) listener(status);
+  }
+}

@@ -1,0 +1,157 @@
+import type { Point, Rect } from '@koma/domain';
+
+/** Signed area by the shoelace formula; positive for clockwise order on screen (y pointing down). */
+export function signedArea(points: readonly Point[]): number {
+  let sum = 0;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    const a = points[j]!;
+    const b = points[i]!;
+    sum += a.x * b.y - b.x * a.y;
+  }
+  return sum / 2;
+}
+
+/** The polygon in clockwise order on screen (the order every outline of this module uses). */
+export function clockwise(points: readonly Point[]): Point[] {
+  return signedArea(points) >= 0 ? [...points] : [...points].reverse();
+}
+
+/** Area centroid of a simple polygon (falls back to the vertex mean for a degenerate one). */
+export function centroid(points: readonly Point[]): Point {
+  const area = signedArea(points);
+  if (Math.abs(area) < 1e-9) {
+    const n = points.length || 1;
+    return {
+      x: points.reduce((s, p) => s + p.x, 0) / n,
+      y: points.reduce((s, p) => s + p.y, 0) / n,
+    };
+  }
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    const a = points[j]!;
+    const b = points[i]!;
+    const cross = a.x * b.y - b.x * a.y;
+    cx += (a.x + b.x) * cross;
+    cy += (a.y + b.y) * cross;
+  }
+  return { x: cx / (6 * area), y: cy / (6 * area) };
+}
+
+/** Even-odd point-in-polygon test. */
+export function pointInPolygon(p: Point, polygon: readonly Point[]): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+/** Distance from p to the segment ab. */
+export function distanceToSegment(p: Point, a: Point, b: Point): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2));
+  return Math.hypot(p.x - (a.x + dx * t), p.y - (a.y + dy * t));
+}
+
+/** Distance from p to the closed polygon's boundary. */
+export function distanceToOutline(p: Point, polygon: readonly Point[]): number {
+  let best = Infinity;
+  for (let i = 0; i < polygon.length; i++) {
+    best = Math.min(best, distanceToSegment(p, polygon[i]!, polygon[(i + 1) % polygon.length]!));
+  }
+  return best;
+}
+
+/** A place on a closed polygon: edge i (from point i to point i+1) at parameter t in [0, 1]. */
+export interface OutlinePosition {
+  edge: number;
+  t: number;
+}
+
+/** The point of an outline position. */
+export function pointAt(polygon: readonly Point[], pos: OutlinePosition): Point {
+  const a = polygon[pos.edge]!;
+  const b = polygon[(pos.edge + 1) % polygon.length]!;
+  return { x: a.x + (b.x - a.x) * pos.t, y: a.y + (b.y - a.y) * pos.t };
+}
+
+/** Where a ray from `origin` along `dir` last leaves the polygon (the farthest crossing), or null. */
+export function rayExit(polygon: readonly Point[], origin: Point, dir: Point): OutlinePosition | null {
+  let best: OutlinePosition | null = null;
+  let bestDistance = -Infinity;
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % polygon.length]!;
+    const ex = b.x - a.x;
+    const ey = b.y - a.y;
+    const denom = dir.x * ey - dir.y * ex;
+    if (Math.abs(denom) < 1e-12) continue;
+    const ax = a.x - origin.x;
+    const ay = a.y - origin.y;
+    const s = (ax * ey - ay * ex) / denom;
+    const t = (ax * dir.y - ay * dir.x) / denom;
+    if (s >= 0 && t >= 0 && t <= 1 && s > bestDistance) {
+      bestDistance = s;
+      best = { edge: i, t };
+    }
+  }
+  return best;
+}
+
+/** Moves along the outline by `distance` (negative goes against the point order), wrapping around. */
+export function walkOutline(polygon: readonly Point[], from: OutlinePosition, distance: number): OutlinePosition {
+  const n = polygon.length;
+  const edgeLength = (i: number) => {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % n]!;
+    return Math.hypot(b.x - a.x, b.y - a.y);
+  };
+  let edge = from.edge;
+  let t = from.t;
+  let left = Math.abs(distance);
+  // Bounded by two turns so a degenerate (zero-length) outline cannot loop forever.
+  for (let guard = 0; guard < n * 2 + 2; guard++) {
+    const len = edgeLength(edge);
+    const room = distance >= 0 ? (1 - t) * len : t * len;
+    if (left <= room && len > 0) {
+      return { edge, t: distance >= 0 ? t + left / len : t - left / len };
+    }
+    left -= room;
+    if (distance >= 0) {
+      edge = (edge + 1) % n;
+      t = 0;
+    } else {
+      edge = (edge - 1 + n) % n;
+      t = 1;
+    }
+  }
+  return { edge, t };
+}
+
+/** Perimeter of a closed polygon. */
+export function perimeter(polygon: readonly Point[]): number {
+  let sum = 0;
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % polygon.length]!;
+    sum += Math.hypot(b.x - a.x, b.y - a.y);
+  }
+  return sum;
+}
+
+/** Bounding box of points. */
+export function boundsOf(points: readonly Point[]): Rect {
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** Flat [x0, y0, x1, y1, …] numbers, the form Konva's Line takes. */
+export const flatPoints = (points: readonly Point[]): number[] => points.flatMap((p) => [p.x, p.y]);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectAges, moderatePrompt, replaceBannedWords, stripNsfw, tokenize } from '../../src/generation/index.ts';
 import { CORPUS, type Expected } from './moderation-corpus.ts';
@@ -193,5 +194,75 @@ describe('replace and strip', () => {
     expect(stripNsfw('nsfw, hentai, woman reading')).toBe('woman reading');
     expect(stripNsfw('woman, bikini, sexy')).toBe('woman, bikini');
     expect(stripNsfw('a naked  man')).toBe('a man');
+  });
+});
+
+describe('robustness', () => {
+  it('strips words that only form once a neighbour is removed', () => {
+    expect(stripNsfw('woman, n(nude)ude, beach')).toBe('woman, beach');
+    expect(stripNsfw('woman, n nude u d e')).toBe('woman');
+  });
+
+  it('judges the sanitised text again, so stripping cannot assemble a refused word', () => {
+    const v = moderatePrompt('lo(nude)li, bikini');
+    expect(v.sanitizedPrompt).toBe('loli, bikini');
+    expect(v.allowed).toBe(false);
+    expect(v.reasons.map((r) => r.code)).toContain('minor_sexual');
+  });
+
+  it('reports a nested Japanese term once, as the longer term', () => {
+    expect(moderatePrompt('女子小学生, 水着, bikini').reasons[0]?.terms).toEqual(['女子小学生', 'bikini']);
+  });
+
+  it('handles long letter-spaced, repeated and empty prompts', () => {
+    expect(moderatePrompt('a '.repeat(2000)).allowed).toBe(true);
+    expect(moderatePrompt('1 '.repeat(2000)).allowed).toBe(true);
+    expect(moderatePrompt('')).toMatchObject({ allowed: true, reasons: [], sanitizedPrompt: '' });
+    expect(moderatePrompt('n u d e '.repeat(500)).sanitizedPrompt).toBe('');
+  });
+
+  const words = fc.constantFrom(
+    'nude',
+    'n u d e',
+    'girl',
+    'little',
+    'woman',
+    'katana',
+    'loli',
+    '13 years old',
+    'sexy',
+    'bikini',
+    '((',
+    '))',
+    ',',
+    ' ',
+    '-',
+    'adult body',
+    'hentai',
+    'sex',
+    'toy',
+    'n',
+    'ude',
+    '1girl',
+    'taylor swift',
+    'ロリ',
+    '全裸',
+  );
+  const prompts = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.array(words, { maxLength: 12 }).map((a) => a.join(' ')),
+  );
+
+  it('sanitised prompts contain nothing left to strip, and stripping is idempotent (property)', () => {
+    fc.assert(
+      fc.property(prompts, (p) => {
+        const v = moderatePrompt(p);
+        expect(stripNsfw(v.sanitizedPrompt)).toBe(v.sanitizedPrompt);
+        expect(v.sanitizedPrompt).toBe(stripNsfw(p));
+        expect(v.allowed).toBe(v.reasons.every((r) => r.code === 'nsfw_stripped'));
+        if (v.allowed) expect(moderatePrompt(v.sanitizedPrompt).allowed).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
   });
 });

@@ -216,10 +216,25 @@ function empty(): string {
   return '';
 }
 
+/** Most strip passes; each pass shortens the text, and real prompts settle after one or two. */
+const MAX_STRIP_PASSES = 8;
+
+// Removing a word can join its neighbours into a new one ("n(nude)ude" becomes "nude"), so stripping repeats until
+// nothing explicit is left.
+function stripRepeatedly(prompt: string, firstMatches: readonly ModerationMatch[]): string {
+  let text = tidy(replaceMatches(prompt, empty, isStrippedMatch, firstMatches));
+  for (let pass = 1; pass < MAX_STRIP_PASSES; pass++) {
+    const matches = findTerms(text);
+    if (!matches.some(isStrippedMatch)) return text;
+    text = tidy(replaceMatches(text, empty, isStrippedMatch, matches));
+  }
+  return text;
+}
+
 /** The prompt with nsfw words (general and explicit tag groups) removed and the separators tidied. */
 export function stripNsfw(prompt: string): string {
   const matches = findTerms(prompt);
-  return matches.some(isStrippedMatch) ? tidy(replaceMatches(prompt, empty, isStrippedMatch, matches)) : prompt;
+  return matches.some(isStrippedMatch) ? stripRepeatedly(prompt, matches) : prompt;
 }
 
 interface Span {
@@ -285,11 +300,15 @@ export function moderatePrompt(prompt: string): ModerationVerdict {
     if (young.length > 0) reasons.push(reasonOf('minor_sexual', prompt, [...young, ...sexual].sort(byStart)));
   }
 
-  const sanitizedPrompt =
-    stripped.length === 0 ? prompt : tidy(replaceMatches(prompt, empty, isStrippedMatch, matches));
+  const sanitizedPrompt = stripped.length === 0 ? prompt : stripRepeatedly(prompt, matches);
   if (sanitizedPrompt !== prompt) {
     reasons.push(reasonOf('nsfw_stripped', prompt, stripped));
     if (sanitizedPrompt.trim() === '') reasons.push(reasonOf('nothing_left', prompt, []));
+    // What reaches the engine is the sanitised text, and stripping can join fragments into a new word
+    // ("lo(nude)li"), so it is judged again. It is already stripped, so this recursion is one level deep.
+    for (const r of moderatePrompt(sanitizedPrompt).reasons) {
+      if (r.code !== 'nsfw_stripped' && !reasons.some((o) => o.code === r.code)) reasons.push(r);
+    }
   }
   let allowed = true;
   for (const r of reasons) if (r.code !== 'nsfw_stripped') allowed = false;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations.ts';
@@ -41,7 +41,7 @@ export async function openDatabase(options: {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
@@ -49,4 +49,26 @@ export async function openDatabase(options: {
     throw error instanceof Error ? error : new Error(`Migration failed: ${JSON.stringify(error)}`);
   }
   return { db, dialect, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query afresh, and with better-sqlite3 preparing costs more than running a small
+ * query. Our SQL texts are few and fixed (values are bound), so keep the prepared statements. Safe because
+ * Kysely runs one statement at a time on its single connection and never leaves one mid-iteration.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        // A runaway number of distinct texts (e.g. IN lists of every length) should not grow without bound.
+        if (statements.size >= 500) statements.clear();
+        statement = sqlite.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }

@@ -11,15 +11,20 @@ interface Props {
 }
 
 /**
- * A modal on the native <dialog>: the browser traps focus, Escape closes it and focus returns to the opener,
- * which is the keyboard behaviour a hand-rolled modal tends to get wrong.
+ * A modal on the native <dialog>: the browser traps focus and Escape cancels it; focus goes back to the opener.
+ * That is the keyboard behaviour a hand-rolled modal tends to get wrong.
  */
 export function Dialog({ title, children, onCancel, labelledBy }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
+    // React removes the element rather than closing it, which skips the browser's own focus return: do it here.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog

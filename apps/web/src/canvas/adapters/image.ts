@@ -1,0 +1,57 @@
+import Konva from 'konva';
+import type { LayerNode } from '@koma/editor';
+import type { LayerAdapter } from './types.ts';
+
+/** An image layer: its current variation stretched over its box, or a placeholder while it loads or when it has none. */
+export const imageAdapter: LayerAdapter = {
+  imageIds(layer) {
+    if (layer.type !== 'IMAGE') return [];
+    const v = layer.data.variations[layer.data.variationsIdx];
+    return v ? [v.id] : [];
+  },
+  build(group, layer, ctx) {
+    if (layer.type !== 'IMAGE') return;
+    const { width, height } = layer.transform.size;
+    const variation = layer.data.variations[layer.data.variationsIdx];
+    const image = variation ? ctx.images.get(variation.id) : null;
+    if (image) {
+      group.add(new Konva.Image({ image, width, height, listening: false }));
+    } else {
+      const failed = variation ? ctx.images.failed(variation.id) : false;
+      group.add(
+        new Konva.Rect({
+          width,
+          height,
+          fill: failed ? '#fbeaea' : '#eef0f4',
+          stroke: failed ? '#c0392b' : '#9aa3b2',
+          strokeWidth: 2 / ctx.zoom,
+          dash: [8 / ctx.zoom, 6 / ctx.zoom],
+          listening: false,
+        }),
+      );
+    }
+    drawMask(group, layer);
+  },
+};
+
+/** The inpaint mask strokes, shown as a translucent overlay in the image's pixel space. */
+function drawMask(group: Konva.Group, layer: LayerNode<'IMAGE'>): void {
+  const strokes = layer.data.maskParams.mask;
+  if (strokes.length === 0) return;
+  const sx = layer.transform.size.width / (layer.originalSize.width || 1);
+  const sy = layer.transform.size.height / (layer.originalSize.height || 1);
+  for (const stroke of strokes) {
+    const points = stroke.points.map((v, i) => v * (i % 2 === 0 ? sx : sy));
+    group.add(
+      new Konva.Line({
+        points: points.length === 2 ? [...points, ...points] : points,
+        stroke: stroke.erase ? 'rgba(0,0,0,0)' : 'rgba(255, 64, 129, 0.45)',
+        strokeWidth: stroke.radius * 2 * sx,
+        lineCap: 'round',
+        lineJoin: 'round',
+        globalCompositeOperation: stroke.erase ? 'destination-out' : 'source-over',
+        listening: false,
+      }),
+    );
+  }
+}

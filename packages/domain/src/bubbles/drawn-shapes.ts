@@ -226,7 +226,7 @@ export function drippingOval(w: number, h: number): DrawnShape {
   const e: Ellipse = { cx: w / 2, cy: (h - 4) / (2 + drip), rx: w / 2 - 2, ry: (h - 4) / (2 + drip) - 2 };
   // Drips only where sin t > 0 (the lower half on screen), fading out towards the sides so the width stays put.
   const profile: RadiusProfile = (t) =>
-    1 + (Math.sin(t) > 0 ? drip * Math.max(0, Math.sin(9 * t)) ** 6 * Math.sin(t) ** 4 : 0);
+    1 + (Math.sin(t) > 0 ? drip * Math.max(0, Math.sin(9 * t)) ** 6 * Math.sin(t) ** 2 : 0);
   const inner = inset(e, 10);
   return {
     paths: [

@@ -4,13 +4,14 @@ import {
   flattenPathData,
   getSpeechBubble,
   proceduralBubbleKind,
+  signedArea,
   transformPathData,
   type BubbleFill,
   type Point,
   type ProceduralBubbleKind,
   type Rect,
 } from '@koma/domain';
-import { clockwise, signedArea } from './polygon.ts';
+import { clockwise } from './polygon.ts';
 import { NO_WOBBLE, proceduralOutline, proceduralTextArea, type Wobble } from './procedural-outline.ts';
 
 /** A catalogue path scaled to the bubble's box, in paint order. */
@@ -125,5 +126,11 @@ function mixHex(a: string, b: string): string {
   const ca = expandHex(a);
   const cb = expandHex(b);
   if (!ca || !cb) return '#808080';
-  return `#${ca.map((v, i) => Math.round((v + cb[i]!) / 2).toString(16).padStart(2, '0')).join('')}`;
+  return `#${ca
+    .map((v, i) =>
+      Math.round((v + cb[i]!) / 2)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }

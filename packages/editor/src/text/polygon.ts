@@ -1,15 +1,4 @@
-import type { Point, Rect } from '@koma/domain';
-
-/** Signed area by the shoelace formula; positive for clockwise order on screen (y pointing down). */
-export function signedArea(points: readonly Point[]): number {
-  let sum = 0;
-  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
-    const a = points[j]!;
-    const b = points[i]!;
-    sum += a.x * b.y - b.x * a.y;
-  }
-  return sum / 2;
-}
+import { signedArea, type Point } from '@koma/domain';
 
 /** The polygon in clockwise order on screen (the order every outline of this module uses). */
 export function clockwise(points: readonly Point[]): Point[] {
@@ -142,15 +131,6 @@ export function perimeter(polygon: readonly Point[]): number {
     sum += Math.hypot(b.x - a.x, b.y - a.y);
   }
   return sum;
-}
-
-/** Bounding box of points. */
-export function boundsOf(points: readonly Point[]): Rect {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
 /** Flat [x0, y0, x1, y1, …] numbers, the form Konva's Line takes. */

@@ -100,7 +100,12 @@ function roundedRectOutline(width: number, height: number, w: Wobble): Point[] {
  * The closed outline (clockwise on screen, inside the 0…width × 0…height box) of a procedural style:
  * ellipse (b0), wobbly ellipse (b12), burst (b17), rounded rectangle (b21), cloud (b32), thought cloud (b35).
  */
-export function proceduralOutline(kind: ProceduralBubbleKind, width: number, height: number, wobble = NO_WOBBLE): Point[] {
+export function proceduralOutline(
+  kind: ProceduralBubbleKind,
+  width: number,
+  height: number,
+  wobble = NO_WOBBLE,
+): Point[] {
   const w = normalized(wobble);
   if (kind === 'burst') return burstOutline(width, height, w);
   if (kind === 'rounded-rect') return roundedRectOutline(width, height, w);
@@ -113,7 +118,12 @@ export function proceduralOutline(kind: ProceduralBubbleKind, width: number, hei
  * The rectangle where text goes in a procedural outline. For the radial kinds it is measured on the outline itself:
  * the largest disc (in the box's normalised coordinates) the polygon contains, and the square inscribed in it.
  */
-export function proceduralTextArea(kind: ProceduralBubbleKind, width: number, height: number, wobble = NO_WOBBLE): Rect {
+export function proceduralTextArea(
+  kind: ProceduralBubbleKind,
+  width: number,
+  height: number,
+  wobble = NO_WOBBLE,
+): Rect {
   if (kind === 'rounded-rect') {
     const w = normalized(wobble);
     const margin = w.amplitude * Math.min(width, height) * 0.5 + Math.min(width, height) * 0.2 * (1 - Math.SQRT1_2);
@@ -124,7 +134,8 @@ export function proceduralTextArea(kind: ProceduralBubbleKind, width: number, he
   const unit = proceduralOutline(kind, 2, 2, wobble).map((p) => ({ x: p.x - 1, y: p.y - 1 }));
   let m = Infinity;
   const origin = { x: 0, y: 0 };
-  for (let i = 0; i < unit.length; i++) m = Math.min(m, distanceToSegment(origin, unit[i]!, unit[(i + 1) % unit.length]!));
+  for (let i = 0; i < unit.length; i++)
+    m = Math.min(m, distanceToSegment(origin, unit[i]!, unit[(i + 1) % unit.length]!));
   // A little slack keeps the text off the outline's ink.
   const half = (m * 0.97) / Math.SQRT2;
   return { x: rx - half * rx, y: ry - half * ry, width: 2 * half * rx, height: 2 * half * ry };

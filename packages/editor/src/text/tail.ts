@@ -1,14 +1,6 @@
 import { THOUGHT_BUBBLE_STYLES, transformPathData, type Point, type Rect, type TextData } from '@koma/domain';
 import { bubbleOutline, type BubbleOutline } from './outline.ts';
-import {
-  centroid,
-  perimeter,
-  pointAt,
-  pointInPolygon,
-  rayExit,
-  walkOutline,
-  type OutlinePosition,
-} from './polygon.ts';
+import { centroid, perimeter, pointAt, pointInPolygon, rayExit, walkOutline, type OutlinePosition } from './polygon.ts';
 import { wobbleOf } from './procedural-outline.ts';
 
 /** A circle of a thought bubble's trail. */

@@ -1,0 +1,96 @@
+import type { Paddings, Rect, TextData } from '@koma/domain';
+import type { MeasureText } from './font.ts';
+import { layoutHorizontal, type HorizontalLayout } from './layout-horizontal.ts';
+import { layoutVertical, type VerticalLayout } from './layout-vertical.ts';
+import { bubbleOutline } from './outline.ts';
+import { wobbleOf } from './procedural-outline.ts';
+
+export type TextLayout = HorizontalLayout | VerticalLayout;
+
+/** Lays out a TEXT layer's text, vertically or horizontally as its data says. */
+export function layoutText(data: TextData, measure: MeasureText): TextLayout {
+  return data.vertical ? layoutVertical(data, measure) : layoutHorizontal(data, measure);
+}
+
+/** A background sized to its text. */
+export interface FittedBubble {
+  /** Size of the background box (the layer's size). */
+  width: number;
+  height: number;
+  /** Where the layout's box sits inside the background box: draw the layout translated by (x, y). */
+  textBox: Rect;
+  /** The paddings actually used (automatic ones are computed from the shape). */
+  paddings: Paddings;
+  layout: TextLayout;
+}
+
+/** Room kept between text and the inside of an outline, in ems, on top of half the border. */
+const AUTO_MARGIN_EM = 0.25;
+const RECT_MARGIN_EM = 0.4;
+
+function result(width: number, height: number, textBox: Rect, layout: TextLayout): FittedBubble {
+  return {
+    width,
+    height,
+    textBox,
+    layout,
+    paddings: {
+      top: textBox.y,
+      left: textBox.x,
+      right: width - textBox.x - textBox.width,
+      bottom: height - textBox.y - textBox.height,
+    },
+  };
+}
+
+/**
+ * The background size that holds the laid-out text plus paddings — the bubble grows to fit its text.
+ * With autoPadding a speech bubble is sized from its shape's text area (an ellipse needs √2 × the text box, a burst
+ * more, a caption box barely more), a rectangle gets a margin of 0.4 em plus its rounding; otherwise the layer's
+ * paddings are added as they are. NONE backgrounds are exactly the text box.
+ */
+export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
+  const layout = layoutText(data, measure);
+  const tw = layout.width;
+  const th = layout.height;
+  const border = data.backgroundBorderSize;
+  if (data.backgroundType === 'NONE') return result(tw, th, { x: 0, y: 0, width: tw, height: th }, layout);
+
+  if (!data.autoPadding) {
+    const p = data.paddings;
+    return result(tw + p.left + p.right, th + p.top + p.bottom, { x: p.left, y: p.top, width: tw, height: th }, layout);
+  }
+
+  if (data.backgroundType === 'RECTANGLE') {
+    const m = data.fontSize * RECT_MARGIN_EM + border / 2 + data.rectRounding * (1 - Math.SQRT1_2);
+    return result(tw + 2 * m, th + 2 * m, { x: m, y: m, width: tw, height: th }, layout);
+  }
+
+  const m = data.fontSize * AUTO_MARGIN_EM + border / 2;
+  const innerW = tw + 2 * m;
+  const innerH = th + 2 * m;
+  const wobble = wobbleOf(data);
+  // Most shapes scale their text area with the box; a few (rounded corners) do not, so settle by iteration.
+  let width = Math.max(1, innerW * 1.5);
+  let height = Math.max(1, innerH * 1.5);
+  for (let i = 0; i < 12; i++) {
+    const area = bubbleOutline(data.bubbleStyle, width, height, wobble).textArea;
+    const nextW = Math.max(1, innerW / (area.width / width));
+    const nextH = Math.max(1, innerH / (area.height / height));
+    const settled = Math.abs(nextW - width) < 0.01 && Math.abs(nextH - height) < 0.01;
+    width = nextW;
+    height = nextH;
+    if (settled) break;
+  }
+  // Grow a hair so the last iteration's rounding can never leave the text poking out.
+  width *= 1.001;
+  height *= 1.001;
+  const area = bubbleOutline(data.bubbleStyle, width, height, wobble).textArea;
+  const textBox = {
+    x: area.x + (area.width - tw) / 2,
+    y: area.y + (area.height - th) / 2,
+    width: tw,
+    height: th,
+  };
+  return result(width, height, textBox, layout);
+}

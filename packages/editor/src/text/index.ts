@@ -1,0 +1,11 @@
+export * from './font.ts';
+export * from './kinsoku.ts';
+export * from './wrap.ts';
+export * from './layout-horizontal.ts';
+export * from './layout-vertical.ts';
+export * from './fit.ts';
+export * from './defaults.ts';
+export { distanceToOutline, flatPoints, pointInPolygon as pointInOutline, type OutlinePosition } from './polygon.ts';
+export * from './procedural-outline.ts';
+export * from './outline.ts';
+export * from './tail.ts';

@@ -153,28 +153,41 @@ interface Row {
   p99: number;
 }
 
+interface Subject {
+  name: string;
+  fn: (p: string) => unknown;
+}
+
 let sink = 0;
 
-function measure(name: string, corpus: readonly string[], fn: (p: string) => unknown): Row {
-  for (const p of corpus) sink ^= fn(p) === undefined ? 0 : 1; // warm-up, lets the JIT settle
-  const rates: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const t0 = process.hrtime.bigint();
-    for (const p of corpus) sink ^= fn(p) === undefined ? 0 : 1;
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    rates.push(corpus.length / seconds);
-  }
-  // Per-prompt latencies from one more round (each sample includes ~50 ns of timer overhead).
-  const latencies: number[] = [];
-  for (const p of corpus) {
-    const t0 = process.hrtime.bigint();
-    sink ^= fn(p) === undefined ? 0 : 1;
-    latencies.push(Number(process.hrtime.bigint() - t0) / 1000);
-  }
-  rates.sort((a, b) => a - b);
-  latencies.sort((a, b) => a - b);
-  const q = (xs: number[], f: number) => xs[Math.min(xs.length - 1, Math.floor(f * xs.length))]!;
-  return { name, perSecond: q(rates, 0.5), p50: q(latencies, 0.5), p99: q(latencies, 0.99) };
+function pass(corpus: readonly string[], fn: (p: string) => unknown): number {
+  const t0 = process.hrtime.bigint();
+  for (const p of corpus) sink ^= fn(p) === undefined ? 0 : 1;
+  return corpus.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+const q = (xs: readonly number[], f: number) => xs[Math.min(xs.length - 1, Math.floor(f * xs.length))]!;
+
+/**
+ * Rounds are interleaved (every subject once per round) so that load from other processes on this shared machine
+ * hits all subjects alike and the ratios stay meaningful even when absolute numbers move.
+ */
+function measureAll(corpus: readonly string[], subjects: readonly Subject[]): Row[] {
+  for (const s of subjects) pass(corpus, s.fn); // warm-up, lets the JIT settle
+  const rates = subjects.map(() => [] as number[]);
+  for (let r = 0; r < ROUNDS; r++) subjects.forEach((s, i) => rates[i]!.push(pass(corpus, s.fn)));
+  return subjects.map((s, i) => {
+    // Per-prompt latencies from one more round (each sample includes ~50 ns of timer overhead).
+    const latencies: number[] = [];
+    for (const p of corpus) {
+      const t0 = process.hrtime.bigint();
+      sink ^= s.fn(p) === undefined ? 0 : 1;
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1000);
+    }
+    latencies.sort((a, b) => a - b);
+    const sorted = [...rates[i]!].sort((a, b) => a - b);
+    return { name: s.name, perSecond: q(sorted, 0.5), p50: q(latencies, 0.5), p99: q(latencies, 0.99) };
+  });
 }
 
 const corpus = buildCorpus(CORPUS_SIZE);
@@ -185,12 +198,12 @@ console.log(
     `${ALL_TERMS.length} list terms, median of ${ROUNDS} rounds, node ${process.version}`,
 );
 
-const rows = [
-  measure('toLowerCase only (baseline)', corpus, (p) => p.toLowerCase()),
-  measure('includes scan over word lists (baseline)', corpus, includesScan),
-  measure('moderatePrompt (full verdict)', corpus, moderatePrompt),
-  measure('stripNsfw', corpus, stripNsfw),
-];
+const rows = measureAll(corpus, [
+  { name: 'toLowerCase only (baseline)', fn: (p) => p.toLowerCase() },
+  { name: 'includes scan over word lists (baseline)', fn: includesScan },
+  { name: 'moderatePrompt (full verdict)', fn: moderatePrompt },
+  { name: 'stripNsfw', fn: stripNsfw },
+]);
 const lower = rows[0]!.perSecond;
 const scan = rows[1]!.perSecond;
 console.table(
@@ -206,5 +219,5 @@ console.table(
 const full = rows[2]!.perSecond;
 console.log(
   `target ≥ ${TARGET_PER_SECOND} prompts/s for moderatePrompt: ${full >= TARGET_PER_SECOND ? 'met' : 'NOT met'} ` +
-    `(${Math.round(full)}/s)${sink === 42 ? '' : ''}`,
+    `(${Math.round(full)}/s; checksum ${sink})`,
 );

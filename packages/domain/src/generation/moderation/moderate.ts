@@ -161,7 +161,8 @@ function trimSeparators(t: string): string {
 /** Tidies the commas, spaces and emphasis brackets left behind when terms are removed. */
 function tidy(text: string): string {
   let t = text;
-  for (let before = ''; before !== t;) {
+  const hasGroups = t.includes('(') || t.includes('[') || t.includes('{');
+  for (let before = hasGroups ? '' : t; before !== t;) {
     before = t;
     t = t.replace(EMPTY_GROUP, '');
   }
@@ -219,22 +220,29 @@ function empty(): string {
 /** Most strip passes; each pass shortens the text, and real prompts settle after one or two. */
 const MAX_STRIP_PASSES = 8;
 
+/** A text with its tokens and matches, so a caller can judge it without tokenising it again. */
+interface Analysed {
+  readonly text: string;
+  readonly tokens: Tokens;
+  readonly matches: readonly ModerationMatch[];
+}
+
 // Removing a word can join its neighbours into a new one ("n(nude)ude" becomes "nude"), so stripping repeats until
-// nothing explicit is left.
-function stripRepeatedly(prompt: string, firstMatches: readonly ModerationMatch[]): string {
+// nothing explicit is left. The last pass's analysis is returned for judging the result.
+function stripRepeatedly(prompt: string, firstMatches: readonly ModerationMatch[]): Analysed {
   let text = tidy(replaceMatches(prompt, empty, isStrippedMatch, firstMatches));
-  for (let pass = 1; pass < MAX_STRIP_PASSES; pass++) {
-    const matches = findTerms(text);
-    if (!matches.some(isStrippedMatch)) return text;
+  for (let pass = 1; ; pass++) {
+    const tokens = tokenize(text);
+    const matches = findTerms(text, tokens);
+    if (pass >= MAX_STRIP_PASSES || !matches.some(isStrippedMatch)) return { text, tokens, matches };
     text = tidy(replaceMatches(text, empty, isStrippedMatch, matches));
   }
-  return text;
 }
 
 /** The prompt with nsfw words (general and explicit tag groups) removed and the separators tidied. */
 export function stripNsfw(prompt: string): string {
   const matches = findTerms(prompt);
-  return matches.some(isStrippedMatch) ? stripRepeatedly(prompt, matches) : prompt;
+  return matches.some(isStrippedMatch) ? stripRepeatedly(prompt, matches).text : prompt;
 }
 
 interface Span {
@@ -255,16 +263,16 @@ function byStart(a: Span, b: Span): number {
   return a.start - b.start;
 }
 
-/**
- * Moderates a prompt. Rejects slurs, real public figures, and minors (young nouns, stated ages under 18, or young
- * adjective + person noun not cancelled by a counter-noun or an adult age) together with any sexual or suggestive
- * term. Otherwise allows it, with explicit terms stripped from `sanitizedPrompt`.
- */
-export function moderatePrompt(prompt: string): ModerationVerdict {
-  const tokens = tokenize(prompt);
-  const matches = findTerms(prompt, tokens);
-  const ages = detectAges(tokens, prompt);
+/** What the policy concludes about one text: its refusal reasons, its explicit terms, ages and groups. */
+interface Judgement {
+  readonly refusals: ModerationReason[];
+  readonly stripped: ModerationMatch[];
+  readonly ages: AgeMention[];
+  readonly groups: TagGroup[];
+}
 
+function judge({ text, tokens, matches }: Analysed): Judgement {
+  const ages = detectAges(tokens, text);
   // One pass sorts the matches into what the policy needs.
   const slurs: ModerationMatch[] = [];
   const figures: ModerationMatch[] = [];
@@ -287,9 +295,9 @@ export function moderatePrompt(prompt: string): ModerationVerdict {
     if (m.labels.some(isStrippedLabel)) stripped.push(m);
   }
 
-  const reasons: ModerationReason[] = [];
-  if (slurs.length > 0) reasons.push(reasonOf('slur', prompt, slurs));
-  if (figures.length > 0) reasons.push(reasonOf('public_figure', prompt, figures));
+  const refusals: ModerationReason[] = [];
+  if (slurs.length > 0) refusals.push(reasonOf('slur', text, slurs));
+  if (figures.length > 0) refusals.push(reasonOf('public_figure', text, figures));
   if (sexual.length > 0) {
     let adultAge = false;
     for (const a of ages) {
@@ -297,22 +305,35 @@ export function moderatePrompt(prompt: string): ModerationVerdict {
       else adultAge = true;
     }
     if (youngAdjective && !counter && !adultAge) for (const pair of youngPairs(matches, tokens)) young.push(...pair);
-    if (young.length > 0) reasons.push(reasonOf('minor_sexual', prompt, [...young, ...sexual].sort(byStart)));
+    if (young.length > 0) refusals.push(reasonOf('minor_sexual', text, [...young, ...sexual].sort(byStart)));
   }
+  return { refusals, stripped, ages, groups };
+}
 
-  const sanitizedPrompt = stripped.length === 0 ? prompt : stripRepeatedly(prompt, matches);
-  if (sanitizedPrompt !== prompt) {
-    reasons.push(reasonOf('nsfw_stripped', prompt, stripped));
+/**
+ * Moderates a prompt. Rejects slurs, real public figures, and minors (young nouns, stated ages under 18, or young
+ * adjective + person noun not cancelled by a counter-noun or an adult age) together with any sexual or suggestive
+ * term. Otherwise allows it, with explicit terms stripped from `sanitizedPrompt`.
+ */
+export function moderatePrompt(prompt: string): ModerationVerdict {
+  const tokens = tokenize(prompt);
+  const first = judge({ text: prompt, tokens, matches: findTerms(prompt, tokens) });
+  const reasons = first.refusals;
+  let sanitizedPrompt = prompt;
+  if (first.stripped.length > 0) {
+    const sanitized = stripRepeatedly(prompt, first.stripped);
+    sanitizedPrompt = sanitized.text;
+    reasons.push(reasonOf('nsfw_stripped', prompt, first.stripped));
     if (sanitizedPrompt.trim() === '') reasons.push(reasonOf('nothing_left', prompt, []));
     // What reaches the engine is the sanitised text, and stripping can join fragments into a new word
-    // ("lo(nude)li"), so it is judged again. It is already stripped, so this recursion is one level deep.
-    for (const r of moderatePrompt(sanitizedPrompt).reasons) {
-      if (r.code !== 'nsfw_stripped' && !reasons.some((o) => o.code === r.code)) reasons.push(r);
+    // ("lo(nude)li"), so it is judged again, reusing the analysis the last strip pass made.
+    for (const r of judge(sanitized).refusals) {
+      if (!reasons.some((o) => o.code === r.code)) reasons.push(r);
     }
   }
   let allowed = true;
   for (const r of reasons) if (r.code !== 'nsfw_stripped') allowed = false;
-  return { allowed, reasons, sanitizedPrompt, ages: ages.map(ageOf), groups };
+  return { allowed, reasons, sanitizedPrompt, ages: first.ages.map(ageOf), groups: first.groups };
 }
 
 function ageOf(a: AgeMention): number {

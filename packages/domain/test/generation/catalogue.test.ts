@@ -14,6 +14,8 @@ import {
   findModelByPath,
   findVideoModel,
   loraBaseModelLabel,
+  loraTriggerWords,
+  withLoraTriggerWords,
   modelRequiresSubscription,
   zComicPreset,
   zLora,
@@ -195,5 +197,21 @@ describe('presets, edit, video and bubble catalogues', () => {
     expect(zSpeechBubble.safeParse({ ...bubble, paths: [{ path: 'M0 0', fill: 'FILL_RED' }] }).success).toBe(false);
     expect(zSpeechBubble.safeParse({ ...bubble, thumbnail: '/other/b1.png' }).success).toBe(false);
     expect(zSpeechBubble.safeParse({ ...bubble, width: 0 }).success).toBe(false);
+  });
+});
+
+describe('LoRA trigger words', () => {
+  const lineart = findLoraById('linear-manga-sdxl')!;
+  const pixel = findLoraById('pixel-art-xl')!;
+  const foreign = { url: 'https://example.com/other.safetensors' };
+
+  it('appends the missing trigger words of catalogue LoRAs only', () => {
+    expect(loraTriggerWords([lineart, foreign])).toEqual(['lineart', 'LineAniAF']);
+    expect(withLoraTriggerWords('a samurai', [lineart, pixel, foreign])).toBe(
+      'a samurai, lineart, LineAniAF, pixel art',
+    );
+    expect(withLoraTriggerWords('Pixel Art of a samurai', [pixel])).toBe('Pixel Art of a samurai');
+    expect(withLoraTriggerWords('', [pixel])).toBe('pixel art');
+    expect(withLoraTriggerWords('a samurai', [foreign])).toBe('a samurai');
   });
 });

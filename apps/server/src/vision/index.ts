@@ -19,9 +19,11 @@ export { decodeYoloFaces, YOLO_CANDIDATES, YOLO_INPUT_SIZE } from './yolo-decode
 
 export type Progress = (done: number, total: number) => void;
 
-// tfjs models (faces, pose, upscale) share one thread; background removal (onnxruntime, ~1 GB) has its own,
-// so a 10-second matte does not hold up a half-second face detection, and at most one matte runs at a time.
-const tfWorker = new VisionWorker('tf');
+// Three threads, each running one call at a time: faces and pose (under a second) never wait behind an upscale
+// (tens of seconds at 1024 px) or a background removal (onnxruntime, ~1 GB), and at most one of each heavy
+// job runs per process. Each tfjs thread holds its own wasm runtime (~100 MB).
+const quickWorker = new VisionWorker('faces-pose');
+const upscaleWorker = new VisionWorker('upscale');
 const backgroundWorker = new VisionWorker('background');
 
 export interface FaceDetectionOptions {
@@ -34,7 +36,7 @@ export async function detectFaces(image: Uint8Array, options: FaceDetectionOptio
   const input = await readImageInput(image);
   const onnx = options.onnxModelPath ?? process.env.KOMA_FACE_ONNX_MODEL;
   if (onnx) return detectFacesYolo(input.bytes, onnx);
-  return tfWorker.run<Detection[]>('faces', input.bytes);
+  return quickWorker.run<Detection[]>('faces', input.bytes);
 }
 
 /** A square crop around a face, with context, as a size×size PNG (512 thumbnail, 1024 for face enhance). */
@@ -46,7 +48,7 @@ export async function cropFace(image: Uint8Array, bbox: Bbox, size: FaceCropSize
 /** One body in OpenPose's 18-joint candidate-and-subset form (no subset row when no joint is confident). */
 export async function estimatePose(image: Uint8Array): Promise<PoseResult> {
   const input = await readImageInput(image);
-  return tfWorker.run<PoseResult>('pose', input.bytes);
+  return quickWorker.run<PoseResult>('pose', input.bytes);
 }
 
 /** The image as a PNG with the background made transparent. Queued: one at a time per process. */
@@ -62,12 +64,12 @@ export async function removeBackground(
 /** The image at twice its width and height, as a PNG; progress is reported per 128-px tile. */
 export async function upscale(image: Uint8Array, onProgress?: Progress, signal?: AbortSignal): Promise<Buffer> {
   const input = await readImageInput(image, { maxSide: UPSCALE_MAX_SIDE, maxPixels: UPSCALE_MAX_PIXELS });
-  return tfWorker.run<Buffer>('upscale', input.bytes, runOptions(onProgress, signal));
+  return upscaleWorker.run<Buffer>('upscale', input.bytes, runOptions(onProgress, signal));
 }
 
 /** Stops the vision threads and frees their models (server shutdown, end of tests). */
 export async function closeVision(): Promise<void> {
-  await Promise.all([tfWorker.close(), backgroundWorker.close()]);
+  await Promise.all([quickWorker.close(), upscaleWorker.close(), backgroundWorker.close()]);
 }
 
 function runOptions(onProgress?: Progress, signal?: AbortSignal): RunOptions {

@@ -67,8 +67,9 @@ export class VisionWorker {
   async close(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
-    if (w) await w.terminate();
+    // Before terminating: the exit event would otherwise report these calls as a crash.
     this.failAll(new VisionModelError(`Vision worker ${this.name} was closed`));
+    if (w) await w.terminate();
   }
 
   private dispatch<T>(op: VisionOp, image: Uint8Array, { onProgress, signal }: RunOptions): Promise<T> {
@@ -119,8 +120,11 @@ export class VisionWorker {
       else p.reject(revive(msg.error));
     });
     // A crash (out of memory, a native abort) fails what was in flight; the next call starts a new thread.
+    // A thread already closed (replaced) is ignored: its calls were failed by close(), and the pending map now
+    // belongs to its successor.
     const fail = (err: Error) => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker !== worker) return;
+      this.worker = undefined;
       this.failAll(new VisionModelError(`Vision worker ${this.name} stopped: ${err.message}`));
     };
     worker.on('error', fail);

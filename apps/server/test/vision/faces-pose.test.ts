@@ -127,6 +127,15 @@ describe('face detection and pose (face-api SSD, MoveNet on tfjs-wasm)', { timeo
     await expect(detectFaces(fixture('photo-full-body.jpg'))).resolves.toHaveLength(1);
   });
 
+  it('fails calls in flight when the threads are closed, then starts afresh', async () => {
+    const pending = estimatePose(fixture('photo-full-body.jpg'));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // let validation pass and the call reach the worker
+    await closeVision();
+    await expect(pending).rejects.toThrow(/Vision worker faces-pose was closed/);
+    const pose = await estimatePose(fixture('photo-full-body.jpg'));
+    expect(pose.bodies.subset).toHaveLength(1);
+  });
+
   it('reports an ONNX face model that cannot load with the spec message', async () => {
     await expect(
       detectFaces(fixture('photo-full-body.jpg'), { onnxModelPath: '/nonexistent/face.onnx' }),

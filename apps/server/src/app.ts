@@ -59,7 +59,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    // Errors carry their own messages; never echo stack traces to clients.
+    // While shutting down, new requests get 503 and requests in flight finish.
     return503OnClosing: true,
   });
   app.setValidatorCompiler(zodValidatorCompiler);

@@ -481,6 +481,7 @@ describe.each(backends)('API on %s', (backendName) => {
         thumbnail: Buffer.from('not an image').toString('base64'),
       });
       expect(badThumb.statusCode).toBe(400);
+      expect(badThumb.json()).toMatchObject({ message: expect.stringContaining('thumbnail') });
 
       const huge = await c.put(`/api/workspace/${id}`, JSON.stringify({ data, pad: 'x'.repeat(20 * 1024 * 1024) }));
       expect(huge.statusCode).toBe(413);

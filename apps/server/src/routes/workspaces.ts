@@ -11,6 +11,19 @@ const zData = z.unknown().refine((value) => value !== undefined, 'is required');
 const zThumbnail = z.string().min(1).optional();
 const zParams = z.object({ id: zId });
 
+// Whole GET replies by the cached document bytes they wrap: an entry lives exactly as long as the
+// document cache keeps those bytes, and is rebuilt when the name (or anything else in the head) changed.
+const replies = new WeakMap<Buffer, { head: string; body: Buffer }>();
+
+/** The stored document bytes spliced into the reply, without parsing and re-serialising 300 KB. */
+function replyBody(head: string, data: Buffer): Buffer {
+  const cached = replies.get(data);
+  if (cached?.head === head) return cached.body;
+  const body = Buffer.concat([Buffer.from(head), data, Buffer.from('}')]);
+  replies.set(data, { head, body });
+  return body;
+}
+
 /** Workspace calls of editor.md §7 plus the dashboard's list, rename, duplicate, delete and revisions. */
 export function workspaceRoutes(app: FastifyInstance): void {
   const { workspaces } = app.koma;
@@ -73,9 +86,8 @@ export function workspaceRoutes(app: FastifyInstance): void {
     },
     async (request, reply) => {
       const workspace = await workspaces.get(requireUser(request).id, request.params.id);
-      // The stored bytes are already the encoded document: splice them in rather than parse and re-serialise 300 KB.
       const head = `{"name":${JSON.stringify(workspace.name)},"type":${JSON.stringify(workspace.type)},"revision":${workspace.revision},"data":`;
-      const body = Buffer.concat([Buffer.from(head), workspace.data, Buffer.from('}')]);
+      const body = replyBody(head, workspace.data);
       // Fastify sends a Buffer as-is; the schema above still documents the shape.
       return reply
         .header('content-type', 'application/json; charset=utf-8')

@@ -41,7 +41,7 @@ export class ImageStore {
   ) {}
 
   /** Checks that the bytes are a whole PNG, JPEG or WebP within the limits; returns its format and size. */
-  async inspect(bytes: Buffer): Promise<{ mime: string; width: number; height: number }> {
+  async inspect(bytes: Buffer, field = 'encoded'): Promise<{ mime: string; width: number; height: number }> {
     if (bytes.length > this.limits.maxImageBytes) {
       throw new HttpError(413, 'payload_too_large', `Image is larger than ${this.limits.maxImageBytes} bytes.`);
     }
@@ -51,12 +51,12 @@ export class ImageStore {
       // Header only, no pixel limit yet: an oversized image should be told apart from a non-image.
       metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
     } catch {
-      throw invalidRequest('encoded: is not a PNG, JPEG or WebP image');
+      throw invalidRequest(`${field}: is not a PNG, JPEG or WebP image`);
     }
     const mime = metadata.format ? mimeByFormat[metadata.format] : undefined;
-    if (!mime) throw invalidRequest(`encoded: image format ${metadata.format ?? 'unknown'} is not accepted`);
+    if (!mime) throw invalidRequest(`${field}: image format ${metadata.format ?? 'unknown'} is not accepted`);
     const { width, height } = metadata;
-    if (!width || !height) throw invalidRequest('encoded: image has no size');
+    if (!width || !height) throw invalidRequest(`${field}: image has no size`);
     if (width * height > this.limits.maxImagePixels) {
       throw new HttpError(413, 'payload_too_large', `Image has more than ${this.limits.maxImagePixels} pixels.`);
     }
@@ -64,7 +64,7 @@ export class ImageStore {
       // A full decode catches truncated and corrupt data that the header alone does not show.
       await sharp(bytes, options).stats();
     } catch {
-      throw invalidRequest('encoded: image data is corrupt');
+      throw invalidRequest(`${field}: image data is corrupt`);
     }
     return { mime, width, height };
   }
@@ -83,7 +83,7 @@ export class ImageStore {
 
   /** Resizes a base64 thumbnail to exactly width×height WebP (quality 80) and stores it; returns its id. */
   async putThumbnail(userId: string, bytes: Buffer, width: number, height: number): Promise<string> {
-    await this.inspect(bytes);
+    await this.inspect(bytes, 'thumbnail');
     const webp = await sharp(bytes, { limitInputPixels: this.limits.maxImagePixels })
       .resize(width, height, { fit: 'cover' })
       .webp({ quality: 80 })

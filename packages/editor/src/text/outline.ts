@@ -47,7 +47,8 @@ function catalogueSilhouette(style: string): Point[] {
   if (cached) return cached;
   const entry = getSpeechBubble(style);
   let best: Point[] = [];
-  for (const { path } of entry?.paths ?? []) {
+  // The shape's own fills, not a shadow (b10's shadow is as large as its oval but sits off-centre).
+  for (const { path } of (entry?.paths ?? []).filter((p) => p.fill !== 'FILL_UNKNOWN')) {
     for (const poly of flattenPathData(path)) {
       if (Math.abs(signedArea(poly)) > Math.abs(signedArea(best))) best = poly;
     }

@@ -79,10 +79,12 @@ function burstOutline(width: number, height: number, w: Wobble): Point[] {
 
 /** Outline of a rounded box; a wobble ripples its edges inwards so it never leaves the box. */
 function roundedRectOutline(width: number, height: number, w: Wobble): Point[] {
-  const amp = w.amplitude * Math.min(width, height) * 0.25;
+  // Below a hundredth of a unit a ripple is invisible; skipping it keeps the exact corners.
+  const ripple = w.amplitude * Math.min(width, height) * 0.25;
+  const amp = ripple < 0.01 || w.frequency === 0 ? 0 : ripple;
   const radius = Math.min(width, height) * 0.2;
   const rect = roundedRectPoints(amp, amp, width - amp * 2, height - amp * 2, radius, 12);
-  if (amp === 0 || w.frequency === 0) return rect;
+  if (amp === 0) return rect;
   const ring = resampleClosed(rect, SAMPLES * 2);
   const n = ring.length;
   return ring.map((p, i) => {
@@ -126,7 +128,12 @@ export function proceduralTextArea(
 ): Rect {
   if (kind === 'rounded-rect') {
     const w = normalized(wobble);
-    const margin = w.amplitude * Math.min(width, height) * 0.5 + Math.min(width, height) * 0.2 * (1 - Math.SQRT1_2);
+    // A corner of radius r clears the text when inset by r(1 − 1/√2) ≈ 0.29 r; 0.35 r leaves room for the chords.
+    // A ripple reaches twice its amplitude inwards, and resampling it cuts corners by up to one sample spacing.
+    const side = Math.min(width, height);
+    const ripple = w.amplitude * side * 0.25 >= 0.01 && w.frequency > 0;
+    const spacing = ripple ? (2 * (width + height)) / (SAMPLES * 2) : 0;
+    const margin = (ripple ? w.amplitude * side * 0.5 : 0) + side * 0.2 * 0.35 + spacing;
     return { x: margin, y: margin, width: width - margin * 2, height: height - margin * 2 };
   }
   const rx = width / 2;

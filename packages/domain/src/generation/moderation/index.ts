@@ -1,6 +1,9 @@
-export * from './tokenize.ts';
-export * from './matcher.ts';
-export * from './ages.ts';
+// The public surface of moderation; label sets and predicates in terms.ts stay internal.
+export { tokenize, type Tokens } from './tokenize.ts';
+export { TermMatcher, type TermMatch } from './matcher.ts';
+export { detectAges, type AgeMention } from './ages.ts';
 export * from './words.data.ts';
+export { findTerms, type ModerationLabel, type ModerationMatch } from './terms.ts';
+export { isBanned, replaceBannedWords, replaceMatches, stripNsfw } from './strip.ts';
 export * from './moderate.ts';
 export * from './moderate-request.ts';

@@ -1,26 +1,8 @@
 import { detectAges, type AgeMention } from './ages.ts';
-import { TermMatcher, type TermMatch } from './matcher.ts';
+import { stripRepeatedly, type Analysed } from './strip.ts';
+import { GROUP_NAMES, findTerms, has, isSexualLabel, isStrippedLabel, type ModerationMatch } from './terms.ts';
 import { tokenize, type Tokens } from './tokenize.ts';
-import {
-  COUNTER_NOUNS,
-  JAPANESE_TERMS,
-  NSFW_TERMS,
-  PERSON_NOUNS,
-  PUBLIC_FIGURES,
-  SLURS,
-  STRIPPED_GROUPS,
-  SUGGESTIVE_GROUPS,
-  TAG_GROUPS,
-  YOUNG_ADJECTIVES,
-  YOUNG_NOUNS,
-  type TagGroup,
-} from './words.data.ts';
-
-/** Every list a term can belong to: the tag groups plus the other word lists. */
-export type ModerationLabel =
-  TagGroup | 'nsfw' | 'slur' | 'public_figure' | 'young_noun' | 'young_adjective' | 'person_noun' | 'counter_noun';
-
-export type ModerationMatch = TermMatch<ModerationLabel>;
+import type { TagGroup } from './words.data.ts';
 
 /** Why a prompt was rejected or changed. Only `nsfw_stripped` leaves the prompt allowed. */
 export type ModerationReasonCode = 'slur' | 'public_figure' | 'minor_sexual' | 'nsfw_stripped' | 'nothing_left';
@@ -56,68 +38,6 @@ const ADULT_AGE = 18;
 /** How many words may stand between a young adjective and its noun ("little blonde girl"). */
 const ADJECTIVE_WINDOW = 2;
 
-const STRIPPED = new Set<ModerationLabel>(['nsfw', ...STRIPPED_GROUPS]);
-const SEXUAL = new Set<ModerationLabel>([...STRIPPED, ...SUGGESTIVE_GROUPS]);
-const GROUP_NAMES = new Set<string>(Object.keys(TAG_GROUPS));
-
-function buildMatcher(): TermMatcher<ModerationLabel> {
-  const lists = {
-    ...TAG_GROUPS,
-    nsfw: NSFW_TERMS,
-    slur: SLURS,
-    public_figure: PUBLIC_FIGURES,
-    young_noun: YOUNG_NOUNS,
-    young_adjective: YOUNG_ADJECTIVES,
-    person_noun: PERSON_NOUNS,
-    counter_noun: COUNTER_NOUNS,
-  } satisfies Record<ModerationLabel, readonly string[]>;
-  return new TermMatcher<ModerationLabel>(lists, new Set<ModerationLabel>(['young_noun', 'person_noun']));
-}
-
-// Compiled once at module load: every later call is one tokenisation and one trie walk.
-const matcher = buildMatcher();
-
-const JAPANESE_LABELS: ReadonlyArray<[ModerationLabel, readonly string[]]> = [
-  ['young_noun', JAPANESE_TERMS.young],
-  ['nsfw', JAPANESE_TERMS.nsfw],
-];
-const HAS_CJK = /[\u3040-\u30ff\u4e00-\u9fff]/;
-
-function japaneseMatches(prompt: string): ModerationMatch[] {
-  if (!HAS_CJK.test(prompt)) return [];
-  const out: ModerationMatch[] = [];
-  for (const [label, terms] of JAPANESE_LABELS) {
-    for (const term of terms) {
-      for (let at = prompt.indexOf(term); at >= 0; at = prompt.indexOf(term, at + term.length)) {
-        out.push({ start: at, end: at + term.length, tokenStart: -1, tokenEnd: -1, term, labels: [label] });
-      }
-    }
-  }
-  return out;
-}
-
-/** All word-list matches of a prompt, in order of position. */
-export function findTerms(prompt: string, tokens: Tokens = tokenize(prompt)): ModerationMatch[] {
-  const matches = matcher.find(tokens);
-  const japanese = japaneseMatches(prompt);
-  if (japanese.length === 0) return matches;
-  // Drop Japanese terms inside a longer one (女子小学生 contains 小学生): sorted by start, longest first, a term
-  // that ends inside the previous kept term is contained in it.
-  japanese.sort((a, b) => a.start - b.start || b.end - a.end);
-  const kept: ModerationMatch[] = [];
-  let coveredTo = -1;
-  for (const m of japanese) {
-    if (m.end <= coveredTo) continue;
-    kept.push(m);
-    coveredTo = m.end;
-  }
-  return [...matches, ...kept].sort((a, b) => a.start - b.start);
-}
-
-function has(m: ModerationMatch, label: ModerationLabel): boolean {
-  return m.labels.includes(label);
-}
-
 /** Young adjectives followed within a short window, inside the same phrase, by a person noun. */
 function youngPairs(matches: readonly ModerationMatch[], tokens: Tokens): ModerationMatch[][] {
   const pairs: ModerationMatch[][] = [];
@@ -136,113 +56,6 @@ function youngPairs(matches: readonly ModerationMatch[], tokens: Tokens): Modera
     }
   }
   return pairs;
-}
-
-const SEPARATOR_RUNS: ReadonlyArray<[RegExp, string]> = [
-  [/[ \t]{2,}/g, ' '],
-  [/\s+([,.;])/g, '$1'],
-  [/([,;])(?:\s*[,;])+/g, '$1'],
-];
-
-// Emphasis groups emptied by a removal: "((nude:1.2))" leaves "((:1.2))", "[nude]" leaves "[]".
-const EMPTY_GROUP = /[([{]\s*(?::\s*[\d.]*)?\s*[)\]}]/g;
-
-const TRIMMED = new Set([...' \t\n\r,;.'].map((c) => c.charCodeAt(0)));
-
-function trimSeparators(t: string): string {
-  let a = 0;
-  let b = t.length;
-  while (a < b && TRIMMED.has(t.charCodeAt(a))) a++;
-  // A trailing full stop is kept: it ends a sentence rather than separating tags.
-  while (b > a && TRIMMED.has(t.charCodeAt(b - 1)) && t.charCodeAt(b - 1) !== 46) b--;
-  return t.slice(a, b);
-}
-
-/** Tidies the commas, spaces and emphasis brackets left behind when terms are removed. */
-function tidy(text: string): string {
-  let t = text;
-  const hasGroups = t.includes('(') || t.includes('[') || t.includes('{');
-  for (let before = hasGroups ? '' : t; before !== t;) {
-    before = t;
-    t = t.replace(EMPTY_GROUP, '');
-  }
-  for (const [re, by] of SEPARATOR_RUNS) t = t.replace(re, by);
-  return trimSeparators(t);
-}
-
-/** Replaces each match accepted by `filter` with what `replacer` returns; text between matches is kept as is. */
-export function replaceMatches(
-  prompt: string,
-  replacer: (match: ModerationMatch, text: string) => string,
-  filter: (match: ModerationMatch) => boolean,
-  matches: readonly ModerationMatch[] = findTerms(prompt),
-): string {
-  let out = '';
-  let last = 0;
-  for (const m of matches) {
-    if (!filter(m) || m.start < last) continue;
-    out += prompt.slice(last, m.start) + replacer(m, prompt.slice(m.start, m.end));
-    last = m.end;
-  }
-  return last === 0 ? prompt : out + prompt.slice(last);
-}
-
-function isBannedLabel(l: ModerationLabel): boolean {
-  return l === 'slur' || STRIPPED.has(l);
-}
-
-/** True for words the product never sends to an engine: slurs, nsfw words and the explicit tag groups. */
-export function isBanned(match: ModerationMatch): boolean {
-  return match.labels.some(isBannedLabel);
-}
-
-/** Replaces every banned word (see isBanned) through a callback, e.g. `(m, text) => '*'.repeat(text.length)`. */
-export function replaceBannedWords(prompt: string, replacer: (match: ModerationMatch, text: string) => string): string {
-  return replaceMatches(prompt, replacer, isBanned);
-}
-
-function isStrippedLabel(l: ModerationLabel): boolean {
-  return STRIPPED.has(l);
-}
-
-function isSexualLabel(l: ModerationLabel): boolean {
-  return SEXUAL.has(l);
-}
-
-function isStrippedMatch(m: ModerationMatch): boolean {
-  return m.labels.some(isStrippedLabel);
-}
-
-function empty(): string {
-  return '';
-}
-
-/** Most strip passes; each pass shortens the text, and real prompts settle after one or two. */
-const MAX_STRIP_PASSES = 8;
-
-/** A text with its tokens and matches, so a caller can judge it without tokenising it again. */
-interface Analysed {
-  readonly text: string;
-  readonly tokens: Tokens;
-  readonly matches: readonly ModerationMatch[];
-}
-
-// Removing a word can join its neighbours into a new one ("n(nude)ude" becomes "nude"), so stripping repeats until
-// nothing explicit is left. The last pass's analysis is returned for judging the result.
-function stripRepeatedly(prompt: string, firstMatches: readonly ModerationMatch[]): Analysed {
-  let text = tidy(replaceMatches(prompt, empty, isStrippedMatch, firstMatches));
-  for (let pass = 1; ; pass++) {
-    const tokens = tokenize(text);
-    const matches = findTerms(text, tokens);
-    if (pass >= MAX_STRIP_PASSES || !matches.some(isStrippedMatch)) return { text, tokens, matches };
-    text = tidy(replaceMatches(text, empty, isStrippedMatch, matches));
-  }
-}
-
-/** The prompt with nsfw words (general and explicit tag groups) removed and the separators tidied. */
-export function stripNsfw(prompt: string): string {
-  const matches = findTerms(prompt);
-  return matches.some(isStrippedMatch) ? stripRepeatedly(prompt, matches).text : prompt;
 }
 
 interface Span {

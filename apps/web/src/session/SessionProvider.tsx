@@ -105,27 +105,55 @@ export function SessionProvider({ children, api = defaultApi }: { children: Reac
     }
   }, [api]);
 
+  // PUT /api/preferences replaces the whole record, so every change is read-modify-write against the server's
+  // latest copy (another tab may have changed something), one change at a time within this tab.
+  const preferenceQueue = useRef<Promise<unknown>>(Promise.resolve());
+  const updatePreferences = useCallback(
+    (change: Partial<Preferences>): Promise<Preferences> => {
+      const run = async () => {
+        const optimistic = { ...preferencesRef.current, ...change };
+        preferencesRef.current = optimistic;
+        setPreferences(optimistic);
+        const { preferences: latest } = await api.preferences.get();
+        const { preferences: stored } = await api.preferences.update({ ...latest, ...change });
+        preferencesRef.current = stored;
+        setPreferences(stored);
+        return stored;
+      };
+      const result = preferenceQueue.current.then(run, run);
+      preferenceQueue.current = result.catch(() => undefined);
+      return result;
+    },
+    [api],
+  );
+
   const setLocale = useCallback(
     async (locale: Locale) => {
       await applyLocale(locale);
       if (status !== 'signedIn') return;
-      const next = { ...preferencesRef.current, locale };
-      preferencesRef.current = next;
-      setPreferences(next);
       try {
-        const { preferences: stored } = await api.preferences.update(next);
-        preferencesRef.current = stored;
-        setPreferences(stored);
+        await updatePreferences({ locale });
       } catch (error) {
         console.error('Failed to store the language preference', error);
       }
     },
-    [api, status],
+    [status, updatePreferences],
   );
 
   const session = useMemo<Session>(
-    () => ({ status, user, credits, preferences, signIn, signUp, signOut, refreshCredits, setLocale }),
-    [status, user, credits, preferences, signIn, signUp, signOut, refreshCredits, setLocale],
+    () => ({
+      status,
+      user,
+      credits,
+      preferences,
+      signIn,
+      signUp,
+      signOut,
+      refreshCredits,
+      setLocale,
+      updatePreferences,
+    }),
+    [status, user, credits, preferences, signIn, signUp, signOut, refreshCredits, setLocale, updatePreferences],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

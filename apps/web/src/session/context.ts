@@ -16,6 +16,11 @@ export interface Session {
   refreshCredits: () => Promise<void>;
   /** Switches the language now and stores it as the user's preference when signed in. */
   setLocale: (locale: Locale) => Promise<void>;
+  /**
+   * Stores a change to the user's preferences (fps, preferredFont, loras, …): merged into the server's latest
+   * record, because PUT /api/preferences replaces the whole record. Rejects with ApiError when the save fails.
+   */
+  updatePreferences: (change: Partial<Preferences>) => Promise<Preferences>;
 }
 
 export const SessionContext = createContext<Session | null>(null);

@@ -3,7 +3,18 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const zEngineId = z.enum(['builtin', 'comfyui', 'fal', 'openai']);
-const zKind = z.enum(['txt2img', 'img2img', 'inpaint', 'outpaint', 'face_enhance', 'edit', 'upscale', 'video']);
+const zKind = z.enum([
+  'txt2img',
+  'img2img',
+  'inpaint',
+  'outpaint',
+  'face_enhance',
+  'regional',
+  'smd',
+  'edit',
+  'upscale',
+  'video',
+]);
 const zMs = z.number().int().positive();
 const zUrl = z.url({ protocol: /^https?$/ });
 

@@ -1,5 +1,7 @@
 /** Public surface of the engine layer, for the job queue. */
 export type {
+  Box,
+  BrushTask,
   ControlNetInput,
   DiffusionParams,
   EditModelId,
@@ -20,6 +22,7 @@ export type {
   ModelRef,
   OutpaintTask,
   Padding,
+  RegionalTask,
   TaskKind,
   Txt2ImgTask,
   UpscaleTask,

@@ -104,6 +104,31 @@ export interface FaceEnhanceTask extends DiffusionParams {
   maskBlur: number;
 }
 
+/** A rectangle of the canvas in pixels, x1/y1 exclusive. */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Regional prompting: the task's prompt paints the whole canvas, each region's prompt its box. */
+export interface RegionalTask extends DiffusionParams {
+  kind: 'regional';
+  width: number;
+  height: number;
+  regions: (Box & { prompt: string; negativePrompt: string })[];
+}
+
+/** Brush-based generation (spec "smd"): the task's prompt is the background, each brush paints its own mask. */
+export interface BrushTask extends DiffusionParams {
+  kind: 'smd';
+  width: number;
+  height: number;
+  /** Masks as in InpaintTask (white = this brush), stretched to the canvas. */
+  brushes: { prompt: string; negativePrompt: string; mask: Buffer }[];
+}
+
 export type EditModelId = 'kontext-dev' | 'kontext-pro' | 'kontext-max' | 'nano-banana';
 
 export interface EditTask {
@@ -135,7 +160,16 @@ export interface VideoTask {
 }
 
 export type EngineTask =
-  Txt2ImgTask | Img2ImgTask | InpaintTask | OutpaintTask | FaceEnhanceTask | EditTask | UpscaleTask | VideoTask;
+  | Txt2ImgTask
+  | Img2ImgTask
+  | InpaintTask
+  | OutpaintTask
+  | FaceEnhanceTask
+  | RegionalTask
+  | BrushTask
+  | EditTask
+  | UpscaleTask
+  | VideoTask;
 
 export type TaskKind = EngineTask['kind'];
 

@@ -293,3 +293,49 @@ describe('builtin engine: other kinds', () => {
     ).toBe(false);
   });
 });
+
+describe('builtin engine: regional and brush generation', () => {
+  const base = txt2img({ width: 120, height: 80 });
+
+  it('regional paints each box with its own prompt and leaves the rest as the background picture', async () => {
+    const box = { x0: 10, y0: 20, x1: 50, y1: 60, prompt: 'red fire', negativePrompt: 'x' };
+    const result = await engine.run({ ...base, kind: 'regional', regions: [box] }, recorder(), live());
+    const out = await raw(result.images[0]!.bytes);
+    const background = await raw((await engine.run(base, recorder(), live())).images[0]!.bytes);
+    let insideDiffers = 0;
+    for (let y = 0; y < 80; y++) {
+      for (let x = 0; x < 120; x++) {
+        const i = (y * 120 + x) * 3;
+        const same = out.data.subarray(i, i + 3).equals(background.data.subarray(i, i + 3));
+        if (x < box.x0 || x >= box.x1 || y < box.y0 || y >= box.y1) expect(same).toBe(true);
+        else if (!same) insideDiffers++;
+      }
+    }
+    expect(insideDiffers).toBeGreaterThan(40 * 40 * 0.5);
+    await expect(
+      engine.run({ ...base, kind: 'regional', regions: [{ ...box, x1: 500 }] }, recorder(), live()),
+    ).rejects.toMatchObject({
+      code: 'validation',
+      message: 'Region 1 must be a box of whole pixels inside the 120x80 canvas',
+    });
+  });
+
+  it('brush generation changes only the brushed pixels', async () => {
+    const mask = await rectMask(120, 80, { x: 60, y: 0, w: 60, h: 80 });
+    const result = await engine.run(
+      { ...base, kind: 'smd', brushes: [{ prompt: 'blue sky', negativePrompt: 'x', mask }] },
+      recorder(),
+      live(),
+    );
+    const out = await raw(result.images[0]!.bytes);
+    const background = await raw((await engine.run(base, recorder(), live())).images[0]!.bytes);
+    for (let y = 0; y < 80; y++) {
+      const left = out.data.subarray(y * 360, y * 360 + 180);
+      expect(left.equals(background.data.subarray(y * 360, y * 360 + 180))).toBe(true);
+    }
+    expect(out.data.equals(background.data)).toBe(false);
+    await expect(engine.run({ ...base, kind: 'smd', brushes: [] }, recorder(), live())).rejects.toMatchObject({
+      code: 'validation',
+    });
+  });
+});

@@ -120,6 +120,17 @@ describe('ComfyUI engine against a fake server', () => {
     expect([result.images[0]!.width, result.images[0]!.height]).toEqual([64, 48]);
   });
 
+  it('runs brush generation: one uploaded mask per brush, output at the canvas size', async () => {
+    const mask = await rectMask(96, 64, { x: 0, y: 0, w: 48, h: 64 });
+    const result = await engine.run(
+      { ...txt2img, kind: 'smd', numImages: 1, brushes: [{ prompt: 'hair', negativePrompt: 'hat', mask }] },
+      recorder(),
+      live(),
+    );
+    expect(fake.requests.filter((r) => r.path === '/upload/image')).toHaveLength(1);
+    expect([result.images[0]!.width, result.images[0]!.height]).toEqual([96, 64]);
+  });
+
   it('turns node_errors into a validation error that names the node and the value', async () => {
     const err = await engine
       .run({ ...txt2img, model: { ...SDXL, path: 'missing.safetensors' } }, recorder(), live())

@@ -3,9 +3,11 @@ import { DEFAULT_COMFY_FILES } from '../../src/engines/comfyui/files.ts';
 import type { ComfyGraph } from '../../src/engines/comfyui/graph.ts';
 import { decodeBinaryFrame, describeNodeErrors } from '../../src/engines/comfyui/protocol.ts';
 import {
+  brushWorkflow,
   img2imgWorkflow,
   inpaintWorkflow,
   kontextEditWorkflow,
+  regionalWorkflow,
   txt2imgWorkflow,
   upscaleWorkflow,
 } from '../../src/engines/comfyui/workflows.ts';
@@ -209,6 +211,46 @@ describe('ComfyUI workflow builders', () => {
     expect(one(g, 'ReferenceLatent')).toBeDefined();
     expect(one(g, 'FluxKontextImageScale')).toBeDefined();
     expect(() => kontextEditWorkflow(task, { image: 'in.png' }, opts)).toThrow(/not set up for kontext-dev/);
+  });
+
+  it('regional prompting restricts each region prompt to its box on the 8-pixel grid', () => {
+    const g = regionalWorkflow(
+      {
+        ...base,
+        kind: 'regional',
+        regions: [
+          { x0: 10, y0: 100, x1: 300, y1: 700, prompt: 'a cat', negativePrompt: 'dog' },
+          { x0: 800, y0: 0, x1: 832, y1: 20, prompt: 'moon', negativePrompt: 'sun' },
+        ],
+      },
+      {},
+      opts,
+    );
+    expectWellFormed(g);
+    const areas = nodesOf(g, 'ConditioningSetArea').map(([, n]) => n.inputs);
+    expect(areas).toHaveLength(4);
+    expect(areas[0]).toMatchObject({ x: 8, y: 96, width: 296, height: 608, strength: 1 });
+    expect(areas[1]).toMatchObject({ x: 768, y: 0, width: 64, height: 64 });
+    const combines = nodesOf(g, 'ConditioningCombine');
+    expect(combines).toHaveLength(4);
+    expect(one(g, 'KSampler')[1].inputs.positive).toEqual([combines[1]![0], 0]);
+    expect(() => regionalWorkflow({ ...base, kind: 'regional', regions: [] }, {}, opts)).toThrow(/at least one region/);
+  });
+
+  it('brush generation restricts each brush prompt to its uploaded mask', () => {
+    const brush = { prompt: 'hair', negativePrompt: 'hat', mask: Buffer.alloc(0) };
+    const g = brushWorkflow({ ...base, kind: 'smd', brushes: [brush, brush] }, { brushes: ['b0.png', 'b1.png'] }, opts);
+    expectWellFormed(g);
+    expect(nodesOf(g, 'LoadImageMask').map(([, n]) => n.inputs.image)).toEqual([
+      'b0.png',
+      'b1.png',
+      'b0.png',
+      'b1.png',
+    ]);
+    expect(nodesOf(g, 'ConditioningSetMask')[0]![1].inputs).toMatchObject({ strength: 1, set_cond_area: 'default' });
+    expect(() => brushWorkflow({ ...base, kind: 'smd', brushes: [brush] }, {}, opts)).toThrow(
+      /mask of brush 1 was not uploaded/,
+    );
   });
 
   it('refuses what ComfyUI cannot run with a validation error', () => {

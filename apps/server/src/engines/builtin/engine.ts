@@ -8,9 +8,11 @@ import type {
   EngineResult,
   EngineTask,
   FaceEnhanceTask,
+  BrushTask,
   Img2ImgTask,
   InpaintTask,
   OutpaintTask,
+  RegionalTask,
   Txt2ImgTask,
   UpscaleTask,
 } from '../types.ts';
@@ -32,7 +34,7 @@ import {
 } from './pixels.ts';
 import type { Pixels } from './pixels.ts';
 import { StepReporter } from './progress.ts';
-import { assertDiffusionParams, assertSize } from './validate.ts';
+import { assertBrushes, assertDiffusionParams, assertRegions, assertSize } from './validate.ts';
 
 export const BUILTIN_NOTE =
   'Built-in procedural artwork, not a diffusion model: deterministic pictures drawn from the seed and the prompt words.';
@@ -72,6 +74,10 @@ export class BuiltinEngine implements Engine {
         return this.inpaint(task, events, signal);
       case 'outpaint':
         return this.outpaint(task, events, signal);
+      case 'regional':
+        return this.regional(task, events, signal);
+      case 'smd':
+        return this.brushes(task, events, signal);
       case 'edit':
         return this.edit(task, events, signal);
       case 'upscale':
@@ -188,6 +194,48 @@ export class BuiltinEngine implements Engine {
     return this.result(task.model.id, images);
   }
 
+  /** Background from the task prompt, then each region's own picture in its box (later regions on top). */
+  private async regional(task: RegionalTask, events: EngineEvents, signal: AbortSignal): Promise<EngineResult> {
+    assertDiffusionParams(task);
+    assertSize(task.width, task.height);
+    assertRegions(task.regions, task.width, task.height);
+    const reporter = new StepReporter(events, signal, task.steps, task.numImages, this.stepDelayMs);
+    const images: EngineImage[] = [];
+    for (let i = 0; i < task.numImages; i++) {
+      const out = withChannels(await this.generate(task, i, task.width, task.height, reporter), 3);
+      for (const [k, r] of task.regions.entries()) {
+        const seed = regionSeed(task.seed + i, k);
+        const w = r.x1 - r.x0;
+        const art = await renderArtwork(composeArtwork(seed, paletteFor(r.prompt, seed), w, r.y1 - r.y0));
+        for (let y = r.y0; y < r.y1; y++) {
+          art.data.copy(out.data, (y * task.width + r.x0) * 3, (y - r.y0) * w * 3, (y - r.y0 + 1) * w * 3);
+        }
+      }
+      images.push(await this.finish(out, task.seed + i));
+    }
+    return this.result(task.model.id, images);
+  }
+
+  /** Background from the task prompt, then each brush's own picture through its mask (later brushes on top). */
+  private async brushes(task: BrushTask, events: EngineEvents, signal: AbortSignal): Promise<EngineResult> {
+    assertDiffusionParams(task);
+    assertSize(task.width, task.height);
+    assertBrushes(task.brushes);
+    const masks = await Promise.all(task.brushes.map((b) => decodeMask(b.mask, task.width, task.height, 0)));
+    const reporter = new StepReporter(events, signal, task.steps, task.numImages, this.stepDelayMs);
+    const images: EngineImage[] = [];
+    for (let i = 0; i < task.numImages; i++) {
+      let out = withChannels(await this.generate(task, i, task.width, task.height, reporter), 3);
+      for (const [k, b] of task.brushes.entries()) {
+        const seed = regionSeed(task.seed + i, k);
+        const art = await renderArtwork(composeArtwork(seed, paletteFor(b.prompt, seed), task.width, task.height));
+        out = blendMasked(out, withChannels(art, 3), masks[k]?.mask ?? new Float32Array(0), 1);
+      }
+      images.push(await this.finish(out, task.seed + i));
+    }
+    return this.result(task.model.id, images);
+  }
+
   /** An instruction edit cannot be understood without a model; it repaints the mask (or blends the whole image). */
   private async edit(task: EditTask, events: EngineEvents, signal: AbortSignal): Promise<EngineResult> {
     if (task.prompt.trim().length === 0) throw new EngineError('validation', 'An edit needs an instruction prompt');
@@ -226,6 +274,11 @@ export class BuiltinEngine implements Engine {
       'Built-in upscale: Lanczos resampling, not a super-resolution model.',
     );
   }
+}
+
+/** A distinct, stable seed for region or brush k of an image. */
+function regionSeed(imageSeed: number, k: number): number {
+  return (imageSeed + 7919 * (k + 1)) >>> 0;
 }
 
 function assertUnit(value: number, name: string): void {

@@ -11,9 +11,11 @@ import type { ComfyHistoryEntry } from './protocol.ts';
 import { PromptTracker } from './tracker.ts';
 import type { TrackerOptions } from './tracker.ts';
 import {
+  brushWorkflow,
   img2imgWorkflow,
   inpaintWorkflow,
   kontextEditWorkflow,
+  regionalWorkflow,
   txt2imgWorkflow,
   upscaleWorkflow,
 } from './workflows.ts';
@@ -34,7 +36,7 @@ export interface ComfyUiEngineOptions {
 
 /** A task reduced to the images to upload and a graph builder that takes their stored names. */
 interface Plan {
-  uploads: { role: 'image' | 'mask' | 'ipAdapter' | `control${number}`; bytes: Buffer }[];
+  uploads: { role: 'image' | 'mask' | 'ipAdapter' | `control${number}` | `brush${number}`; bytes: Buffer }[];
   build(uploaded: UploadedInputs, opts: WorkflowOptions): ComfyGraph;
   model: string;
   /** Seed reported with every output (a ComfyUI batch shares one seed). */
@@ -73,6 +75,8 @@ export class ComfyUiEngine implements Engine {
       case 'inpaint':
       case 'outpaint':
       case 'face_enhance':
+      case 'regional':
+      case 'smd':
         return this.supportsDiffusion(task);
       case 'upscale':
         return true;
@@ -146,6 +150,24 @@ export class ComfyUiEngine implements Engine {
           seed: task.seed,
         };
       }
+      case 'regional':
+        return {
+          uploads: extras(task),
+          build: (u, o) => regionalWorkflow(task, u, o),
+          model: task.model.id,
+          seed: task.seed,
+        };
+      case 'smd': {
+        const masks = await Promise.all(
+          task.brushes.map((brush) => featheredMask(brush.mask, task.width, task.height, 0)),
+        );
+        return {
+          uploads: [...masks.map((bytes, i) => ({ role: `brush${i}` as const, bytes })), ...extras(task)],
+          build: (u, o) => brushWorkflow(task, u, o),
+          model: task.model.id,
+          seed: task.seed,
+        };
+      }
       case 'upscale':
         return {
           uploads: [{ role: 'image', bytes: task.image }],
@@ -204,10 +226,11 @@ export class ComfyUiEngine implements Engine {
     const ws = await client.connect(clientId, signal);
     let tracker: PromptTracker | undefined;
     try {
-      const uploaded: UploadedInputs = { controlnets: [] };
+      const uploaded: UploadedInputs = { controlnets: [], brushes: [] };
       for (const { role, bytes } of plan.uploads) {
         const name = await client.upload(await toPng(bytes, `${role} image`), `koma-${promptId}-${role}.png`, signal);
         if (role.startsWith('control')) uploaded.controlnets?.push(name);
+        else if (role.startsWith('brush')) uploaded.brushes?.push(name);
         else uploaded[role as 'image' | 'mask' | 'ipAdapter'] = name;
       }
       const graph = plan.build(uploaded, { files: this.files, filenamePrefix: `koma/${promptId}` });

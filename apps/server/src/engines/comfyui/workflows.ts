@@ -2,7 +2,8 @@
  * Pure builders of ComfyUI API-format graphs (engines.md §1.4–1.6). Input images are referred to by the names
  * ComfyUI gave them on upload, so these functions do no I/O and can be tested by inspecting the JSON.
  */
-import type { DiffusionParams, EditTask, Img2ImgTask, Txt2ImgTask } from '../types.ts';
+import type { Box, BrushTask, DiffusionParams, EditTask, Img2ImgTask, RegionalTask, Txt2ImgTask } from '../types.ts';
+import { assertBrushes, assertRegions } from '../builtin/validate.ts';
 import { EngineError } from '../errors.ts';
 import type { ComfyModelFiles } from './files.ts';
 import { COMFY_FLUX_TYPES, COMFY_SDXL_TYPES } from './files.ts';
@@ -15,6 +16,8 @@ export interface UploadedInputs {
   /** One name per task.controlnets entry, same order. */
   controlnets?: string[];
   ipAdapter?: string;
+  /** One mask name per BrushTask brush, same order. */
+  brushes?: string[];
 }
 
 export interface WorkflowOptions {
@@ -42,8 +45,17 @@ function requireUpload(name: string | undefined, what: string): string {
   return name;
 }
 
+/** Extra conditioning combined into the base prompt's (regional boxes, brush masks). */
+type ExtraConditioning = (clip: ComfyLink, flux: boolean) => { positive: ComfyLink[]; negative: ComfyLink[] };
+
 /** Loader, LoRA chain, IP-Adapter, prompts and ControlNets: everything upstream of the sampler. */
-function diffusionCore(b: GraphBuilder, p: DiffusionParams, uploads: UploadedInputs, files: ComfyModelFiles): Core {
+function diffusionCore(
+  b: GraphBuilder,
+  p: DiffusionParams,
+  uploads: UploadedInputs,
+  files: ComfyModelFiles,
+  extra?: ExtraConditioning,
+): Core {
   const flux = COMFY_FLUX_TYPES.has(p.model.modelType);
   if (!flux && !COMFY_SDXL_TYPES.has(p.model.modelType)) {
     throw new EngineError('validation', `ComfyUI cannot run model type ${p.model.modelType} (${p.model.id})`);
@@ -98,6 +110,13 @@ function diffusionCore(b: GraphBuilder, p: DiffusionParams, uploads: UploadedInp
 
   let positive = out(b.add('CLIPTextEncode', { clip, text: p.prompt }));
   let negative = out(b.add('CLIPTextEncode', { clip, text: flux ? '' : p.negativePrompt }));
+  if (extra) {
+    const more = extra(clip, flux);
+    for (const c of more.positive)
+      positive = out(b.add('ConditioningCombine', { conditioning_1: positive, conditioning_2: c }));
+    for (const c of more.negative)
+      negative = out(b.add('ConditioningCombine', { conditioning_1: negative, conditioning_2: c }));
+  }
   // FLUX dev is guidance-distilled: the user's cfg becomes FluxGuidance and the sampler runs at cfg 1.
   if (flux) positive = out(b.add('FluxGuidance', { conditioning: positive, guidance: p.cfg }));
 
@@ -156,7 +175,15 @@ function save(b: GraphBuilder, images: ComfyLink, opts: WorkflowOptions): void {
 
 export function txt2imgWorkflow(task: Txt2ImgTask, uploads: UploadedInputs, opts: WorkflowOptions): ComfyGraph {
   const b = new GraphBuilder();
-  const core = diffusionCore(b, task, uploads, opts.files);
+  return fromEmptyLatent(b, diffusionCore(b, task, uploads, opts.files), task, opts);
+}
+
+function fromEmptyLatent(
+  b: GraphBuilder,
+  core: Core,
+  task: DiffusionParams & { width: number; height: number },
+  opts: WorkflowOptions,
+): ComfyGraph {
   const latent = b.add(core.flux ? 'EmptySD3LatentImage' : 'EmptyLatentImage', {
     width: task.width,
     height: task.height,
@@ -180,6 +207,59 @@ export function img2imgWorkflow(task: Img2ImgTask, uploads: UploadedInputs, opts
   const latent = out(b.add('VAEEncode', { pixels: out(scaled), vae: core.vae }));
   save(b, sample(b, core, task, repeatLatent(b, latent, task.numImages), task.strength), opts);
   return b.build();
+}
+
+/** ConditioningSetArea works on an 8-pixel grid and at least 64 pixels per side (nodes.py). */
+function areaOf(r: Box, width: number, height: number): { x: number; y: number; width: number; height: number } {
+  const x = Math.floor(r.x0 / 8) * 8;
+  const y = Math.floor(r.y0 / 8) * 8;
+  const w = Math.max(64, Math.ceil((r.x1 - x) / 8) * 8);
+  const h = Math.max(64, Math.ceil((r.y1 - y) / 8) * 8);
+  return { x: Math.max(0, Math.min(x, width - w)), y: Math.max(0, Math.min(y, height - h)), width: w, height: h };
+}
+
+/** Regional prompting (engines.md §1.5): one area-restricted prompt per box, combined with the base prompt. */
+export function regionalWorkflow(task: RegionalTask, uploads: UploadedInputs, opts: WorkflowOptions): ComfyGraph {
+  assertRegions(task.regions, task.width, task.height);
+  const b = new GraphBuilder();
+  const area = (clip: ComfyLink, text: string, r: Box) =>
+    out(
+      b.add('ConditioningSetArea', {
+        conditioning: out(b.add('CLIPTextEncode', { clip, text })),
+        ...areaOf(r, task.width, task.height),
+        strength: 1,
+      }),
+    );
+  const core = diffusionCore(b, task, uploads, opts.files, (clip, flux) => ({
+    positive: task.regions.map((r) => area(clip, r.prompt, r)),
+    negative: flux ? [] : task.regions.map((r) => area(clip, r.negativePrompt, r)),
+  }));
+  return fromEmptyLatent(b, core, task, opts);
+}
+
+/** Brush-based generation: each brush's prompt is restricted to its uploaded mask with ConditioningSetMask. */
+export function brushWorkflow(task: BrushTask, uploads: UploadedInputs, opts: WorkflowOptions): ComfyGraph {
+  assertBrushes(task.brushes);
+  const b = new GraphBuilder();
+  const masked = (clip: ComfyLink, text: string, i: number) => {
+    const mask = b.add('LoadImageMask', {
+      image: requireUpload(uploads.brushes?.[i], `mask of brush ${i + 1}`),
+      channel: 'red',
+    });
+    return out(
+      b.add('ConditioningSetMask', {
+        conditioning: out(b.add('CLIPTextEncode', { clip, text })),
+        mask: out(mask),
+        strength: 1,
+        set_cond_area: 'default',
+      }),
+    );
+  };
+  const core = diffusionCore(b, task, uploads, opts.files, (clip, flux) => ({
+    positive: task.brushes.map((brush, i) => masked(clip, brush.prompt, i)),
+    negative: flux ? [] : task.brushes.map((brush, i) => masked(clip, brush.negativePrompt, i)),
+  }));
+  return fromEmptyLatent(b, core, task, opts);
 }
 
 /**

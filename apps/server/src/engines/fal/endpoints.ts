@@ -65,6 +65,9 @@ export function falSupports(task: EngineTask): boolean {
     case 'upscale':
     case 'video':
       return true;
+    case 'regional':
+    case 'smd':
+      return false;
   }
 }
 
@@ -189,6 +192,9 @@ export async function falRequestFor(task: EngineTask): Promise<FalRequest> {
       };
     case 'video':
       return videoRequest(task);
+    case 'regional':
+    case 'smd':
+      throw new EngineError('validation', 'fal has no regional or brush-based generation');
   }
 }
 

@@ -60,6 +60,9 @@ const NODES = new Set([
   'FluxGuidance',
   'FluxKontextImageScale',
   'ReferenceLatent',
+  'ConditioningSetArea',
+  'ConditioningCombine',
+  'ConditioningSetMask',
 ]);
 
 export interface FakeComfyOptions {

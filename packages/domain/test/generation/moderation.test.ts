@@ -78,6 +78,8 @@ describe('verdict structure', () => {
     expect(moderatePrompt('young girl, 22 years old, bikini').allowed).toBe(true);
     expect(moderatePrompt('loli, adult body, bikini').allowed).toBe(false);
     expect(moderatePrompt('young girl, adult body, 15 years old, bikini').allowed).toBe(false);
+    expect(moderatePrompt('teenage girl, adult body, bikini').allowed).toBe(false);
+    expect(moderatePrompt('childlike girl, adult body, bikini').allowed).toBe(true);
   });
 
   it('does not pair an adjective with a noun in another tag', () => {

@@ -176,9 +176,13 @@ export const YOUNG_NOUNS: readonly string[] = [
   'underage',
   'prepubescent',
   'minor',
+  'teenage',
 ];
 
-/** Adjectives that make the person noun after them young ("little girl", "young boy"). */
+/**
+ * Adjectives that make the person noun after them young ("little girl", "young boy"). Words that state a minor
+ * outright (teenage, underage, prepubescent) are young nouns instead, so that no counter-noun can cancel them.
+ */
 export const YOUNG_ADJECTIVES: readonly string[] = [
   'little',
   'young',
@@ -193,8 +197,6 @@ export const YOUNG_ADJECTIVES: readonly string[] = [
   'middle school',
   'junior high',
   'kindergarten',
-  'teenage',
-  'underage',
 ];
 
 /** Person nouns a young adjective applies to; they also match with plural suffixes. */

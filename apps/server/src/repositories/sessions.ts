@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { UsersTable } from '../db/schema.ts';
+import { precompiled } from './precompiled.ts';
 
 /** Stores a session by the hash of its token. */
 export async function insertSession(
@@ -17,19 +18,22 @@ export async function insertSession(
     .execute();
 }
 
-/** The user owning an unexpired session, if any. */
+const sessionUser = precompiled((db: Database, tokenHash: string, nowIso: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', nowIso),
+);
+
+/** The user owning an unexpired session, if any (runs on every signed-in request). */
 export async function findSessionUser(
   db: Database,
   tokenHash: string,
   nowIso: string,
 ): Promise<UsersTable | undefined> {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', nowIso)
-    .executeTakeFirst();
+  return (await sessionUser(db, tokenHash, nowIso))[0];
 }
 
 /** Ends one session. */

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { WorkspaceRevisionsTable, WorkspacesTable } from '../db/schema.ts';
+import { precompiled } from './precompiled.ts';
 
 /** One page of the user's workspaces, newest first, with the total count. */
 export async function listWorkspaces(db: Database, userId: string, limit: number, offset: number) {
@@ -43,11 +44,20 @@ export async function findCurrent(db: Database, userId: string, id: string) {
     .executeTakeFirst();
 }
 
+const ownedWorkspace = precompiled((db: Database, id: string, userId: string) =>
+  db.selectFrom('workspaces').selectAll().where('id', '=', id).where('user_id', '=', userId),
+);
+
 /** The workspace row of an owned workspace; `lock` takes a row lock (PostgreSQL). */
 export async function findMeta(db: Database, userId: string, id: string, lock = false) {
-  let query = db.selectFrom('workspaces').selectAll().where('id', '=', id).where('user_id', '=', userId);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  if (!lock) return (await ownedWorkspace(db, id, userId))[0];
+  return db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** Moves the workspace from revision `from` to the next; false when someone else moved it first. */

@@ -2,7 +2,7 @@ import type { Paddings, Rect, TextData } from '@koma/domain';
 import type { MeasureText } from './font.ts';
 import { layoutHorizontal, type HorizontalLayout } from './layout-horizontal.ts';
 import { layoutVertical, type VerticalLayout } from './layout-vertical.ts';
-import { bubbleOutline } from './outline.ts';
+import { bubbleTextArea } from './outline.ts';
 import { wobbleOf } from './procedural-outline.ts';
 
 export type TextLayout = HorizontalLayout | VerticalLayout;
@@ -74,7 +74,7 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
   let width = Math.max(1, innerW * 1.5);
   let height = Math.max(1, innerH * 1.5);
   for (let i = 0; i < 12; i++) {
-    const area = bubbleOutline(data.bubbleStyle, width, height, wobble).textArea;
+    const area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
     const nextW = Math.max(1, innerW / (area.width / width));
     const nextH = Math.max(1, innerH / (area.height / height));
     const settled = Math.abs(nextW - width) < 0.01 && Math.abs(nextH - height) < 0.01;
@@ -85,7 +85,7 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
   // Grow a hair so the last iteration's rounding can never leave the text poking out.
   width *= 1.001;
   height *= 1.001;
-  const area = bubbleOutline(data.bubbleStyle, width, height, wobble).textArea;
+  const area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
   const textBox = {
     x: area.x + (area.width - tw) / 2,
     y: area.y + (area.height - th) / 2,

@@ -40,6 +40,8 @@ export interface BubbleOutline {
 }
 
 const silhouettes = new Map<string, Point[]>();
+// Every drawn style has a measured text area; this only guards a catalogue entry added without one.
+const FALLBACK_AREA: Rect = { x: 0.2, y: 0.2, width: 0.6, height: 0.6 };
 
 /** The catalogue entry's largest subpath, in its own units, cached because flattening is not free. */
 function catalogueSilhouette(style: string): Point[] {
@@ -78,7 +80,6 @@ export function bubbleOutline(style: string, width: number, height: number, wobb
   const sx = width / bubble.width;
   const sy = height / bubble.height;
   const scale = (p: Point): Point => ({ x: p.x * sx, y: p.y * sy });
-  const area = BUBBLE_TEXT_AREAS[drawn] ?? { x: 0.2, y: 0.2, width: 0.6, height: 0.6 };
   return {
     style: drawn,
     kind: 'catalogue',
@@ -86,20 +87,17 @@ export function bubbleOutline(style: string, width: number, height: number, wobb
     height,
     points: catalogueSilhouette(drawn).map(scale),
     paths: bubble.paths.map((p) => ({ d: transformPathData(p.path, scale), fill: p.fill })),
-    textArea: { x: area.x * width, y: area.y * height, width: area.width * width, height: area.height * height },
+    textArea: bubbleTextArea(drawn, width, height),
   };
 }
 
-/** The outline's text area as fractions of its box; fitting a bubble to its text divides by these. */
-export function textAreaFractions(style: string, wobble: Wobble = NO_WOBBLE): Rect {
-  // Text areas scale with the box (every shape is an axis scaling of its unit shape), so a unit box suffices.
-  const { textArea } = bubbleOutline(style, 1000, 1000, wobble);
-  return {
-    x: textArea.x / 1000,
-    y: textArea.y / 1000,
-    width: textArea.width / 1000,
-    height: textArea.height / 1000,
-  };
+/** Where text goes in a bubble of a style at a size (bubbleOutline's textArea without building the outline). */
+export function bubbleTextArea(style: string, width: number, height: number, wobble: Wobble = NO_WOBBLE): Rect {
+  const drawn = getSpeechBubble(style) ? style : DEFAULT_BUBBLE_STYLE;
+  const kind = proceduralBubbleKind(drawn);
+  if (kind) return proceduralTextArea(kind, width, height, wobble);
+  const area = BUBBLE_TEXT_AREAS[drawn] ?? FALLBACK_AREA;
+  return { x: area.x * width, y: area.y * height, width: area.width * width, height: area.height * height };
 }
 
 /** Colour of a fill slot: FILL_UNKNOWN (shadows, second tones) is drawn half-way between the two. */

@@ -157,3 +157,26 @@ export function bubbleShape(data: TextData, bubbleBox: Rect, target?: Point | nu
       : null;
   return { outline, tail, contour: tail ? spliceTail(outline.points, tail) : outline.points };
 }
+
+/**
+ * The tailAngle and tailLength that put a tail's drawn tip at `tip` (dragging the tip on the canvas);
+ * null when the point is inside the bubble.
+ */
+export function tailFromTip(
+  data: TextData,
+  bubbleBox: Rect,
+  tip: Point,
+): { tailAngle: number; tailLength: number } | null {
+  const outline = placedOutline(data, bubbleBox).points;
+  const aimed = tailOnOutline({ ...data, tailGap: 0 }, outline, bubbleBox, tip);
+  if (!aimed) return null;
+  // The drawn tip stops tailGap short, so the stored length reaches past the dragged point.
+  const keep = 1 - Math.min(MAX_GAP, Math.max(0, data.tailGap));
+  return { tailAngle: aimed.angle, tailLength: aimed.length / keep };
+}
+
+/** Whether a point hits the bubble: inside its contour (tail included) or one of its thought circles. */
+export function bubbleContains(shape: BubbleShape, p: Point): boolean {
+  if (pointInPolygon(p, shape.contour)) return true;
+  return (shape.tail?.circles ?? []).some((c) => Math.hypot(p.x - c.x, p.y - c.y) <= c.r);
+}

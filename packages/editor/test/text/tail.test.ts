@@ -2,12 +2,14 @@ import { SPEECH_BUBBLES, type Point, type Rect, type TextData } from '@koma/doma
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  bubbleContains,
   bubbleShape,
   distanceToOutline,
   newBubbleData,
   placedOutline,
   pointInOutline,
   spliceTail,
+  tailFromTip,
   tailPolygon,
 } from '../../src/text/index.ts';
 
@@ -139,5 +141,28 @@ describe('spliceTail and bubbleShape', () => {
     const shape = bubbleShape(bubble({ bubbleStyle: 'b7' }), { x: 10, y: 20, width: 800, height: 167 });
     // b7 is drawn at its own 800 × 167, so its sharp caption box only moves by (10, 20).
     expect(shape.outline.paths[0]!.d).toBe('M808 22L808 185L12 185L12 22Z');
+  });
+});
+
+describe('tailFromTip and bubbleContains', () => {
+  it('turns a dragged tip into the angle and length that draw the tip there', () => {
+    const data = bubble({ tailGap: 0.2 });
+    const tip = { x: 520, y: 420 };
+    const { tailAngle, tailLength } = tailFromTip(data, box, tip)!;
+    const tail = tailPolygon({ ...data, tailAngle, tailLength }, box)!;
+    expect(tail.tip.x).toBeCloseTo(tip.x, 6);
+    expect(tail.tip.y).toBeCloseTo(tip.y, 6);
+    expect(tailFromTip(data, box, { x: 300, y: 170 })).toBeNull();
+  });
+
+  it('hits the body, the tail and thought circles, and misses outside', () => {
+    const speech = bubbleShape(bubble({ tailAngle: 90, tailLength: 100, tailGap: 0 }), box);
+    expect(bubbleContains(speech, { x: 300, y: 170 })).toBe(true);
+    expect(bubbleContains(speech, { x: 300, y: 380 })).toBe(true);
+    expect(bubbleContains(speech, { x: 120, y: 60 })).toBe(false);
+    const thought = bubbleShape(bubble({ bubbleStyle: 'b35', tailAngle: 90, tailLength: 150, tailGap: 0 }), box);
+    const circle = thought.tail!.circles[0]!;
+    expect(bubbleContains(thought, circle)).toBe(true);
+    expect(bubbleContains(thought, { x: circle.x + circle.r + 30, y: circle.y })).toBe(false);
   });
 });

@@ -12,7 +12,16 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
     if (!node) continue;
     const t = node.transform;
     layer.add(
-      new Konva.Rect({ x: t.x, y: t.y, width: t.size.width, height: t.size.height, stroke: node.locked ? '#9ca3af' : ACCENT, strokeWidth: 2 * px, dash: node.locked ? [6 * px, 4 * px] : undefined, listening: false }),
+      new Konva.Rect({
+        x: t.x,
+        y: t.y,
+        width: t.size.width,
+        height: t.size.height,
+        stroke: node.locked ? '#9ca3af' : ACCENT,
+        strokeWidth: 2 * px,
+        dash: node.locked ? [6 * px, 4 * px] : undefined,
+        listening: false,
+      }),
     );
     if (ui.selection.length === 1 && !node.locked && ui.tool === 'MOVE') {
       const s = HANDLE_HIT_MARGIN * px;
@@ -22,31 +31,97 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
         [t.x + t.size.width, t.y + t.size.height],
         [t.x, t.y + t.size.height],
       ] as const) {
-        layer.add(new Konva.Rect({ x: x - s / 2, y: y - s / 2, width: s, height: s, fill: '#fff', stroke: ACCENT, strokeWidth: 1.5 * px, listening: false }));
+        layer.add(
+          new Konva.Rect({
+            x: x - s / 2,
+            y: y - s / 2,
+            width: s,
+            height: s,
+            fill: '#fff',
+            stroke: ACCENT,
+            strokeWidth: 1.5 * px,
+            listening: false,
+          }),
+        );
       }
     }
   }
   if (ui.selectionRect) {
     const r = ui.selectionRect;
-    layer.add(new Konva.Rect({ ...r, fill: 'rgba(37, 99, 235, 0.08)', stroke: ACCENT, strokeWidth: px, dash: [4 * px, 3 * px], listening: false }));
+    layer.add(
+      new Konva.Rect({
+        ...r,
+        fill: 'rgba(37, 99, 235, 0.08)',
+        stroke: ACCENT,
+        strokeWidth: px,
+        dash: [4 * px, 3 * px],
+        listening: false,
+      }),
+    );
   }
   if (ui.tool === 'PANEL') {
     for (const panel of panelsUnder(doc, rootId)) {
       for (const v of panel.data.vertices) {
-        layer.add(new Konva.Circle({ x: v.x, y: v.y, radius: Math.min(VERTEX_HIT_RADIUS / 2, 7 * px), fill: '#fff', stroke: ACCENT, strokeWidth: 2 * px, listening: false }));
+        layer.add(
+          new Konva.Circle({
+            x: v.x,
+            y: v.y,
+            radius: Math.min(VERTEX_HIT_RADIUS / 2, 7 * px),
+            fill: '#fff',
+            stroke: ACCENT,
+            strokeWidth: 2 * px,
+            listening: false,
+          }),
+        );
       }
     }
   }
   if (ui.tool === 'BRUSH' && ui.pointer) {
-    layer.add(new Konva.Circle({ x: ui.pointer.x, y: ui.pointer.y, radius: ui.brushSize, stroke: ACCENT, strokeWidth: px, listening: false }));
+    layer.add(
+      new Konva.Circle({
+        x: ui.pointer.x,
+        y: ui.pointer.y,
+        radius: ui.brushSize,
+        stroke: ACCENT,
+        strokeWidth: px,
+        listening: false,
+      }),
+    );
   }
   for (const [id, state] of Object.entries(ui.processing)) {
     const node = doc.layers[id];
     if (!node) continue;
     const t = node.transform;
     const barHeight = 8 * px;
-    layer.add(new Konva.Rect({ x: t.x, y: t.y, width: t.size.width, height: t.size.height, fill: 'rgba(17, 24, 39, 0.25)', listening: false }));
-    layer.add(new Konva.Rect({ x: t.x, y: t.y + t.size.height - barHeight, width: t.size.width, height: barHeight, fill: 'rgba(255,255,255,0.7)', listening: false }));
-    layer.add(new Konva.Rect({ x: t.x, y: t.y + t.size.height - barHeight, width: t.size.width * (state.progress ?? 0), height: barHeight, fill: ACCENT, listening: false }));
+    layer.add(
+      new Konva.Rect({
+        x: t.x,
+        y: t.y,
+        width: t.size.width,
+        height: t.size.height,
+        fill: 'rgba(17, 24, 39, 0.25)',
+        listening: false,
+      }),
+    );
+    layer.add(
+      new Konva.Rect({
+        x: t.x,
+        y: t.y + t.size.height - barHeight,
+        width: t.size.width,
+        height: barHeight,
+        fill: 'rgba(255,255,255,0.7)',
+        listening: false,
+      }),
+    );
+    layer.add(
+      new Konva.Rect({
+        x: t.x,
+        y: t.y + t.size.height - barHeight,
+        width: t.size.width * (state.progress ?? 0),
+        height: barHeight,
+        fill: ACCENT,
+        listening: false,
+      }),
+    );
   }
 }

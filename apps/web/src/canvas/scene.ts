@@ -41,7 +41,12 @@ export class SceneRenderer {
   readonly images = new ImageStore();
   private readonly content = new Konva.Layer({ listening: false });
   private readonly overlay = new Konva.Layer({ listening: false });
-  private readonly page = new Konva.Rect({ fill: '#fff', shadowColor: 'rgba(0,0,0,0.25)', shadowBlur: 24, listening: false });
+  private readonly page = new Konva.Rect({
+    fill: '#fff',
+    shadowColor: 'rgba(0,0,0,0.25)',
+    shadowBlur: 24,
+    listening: false,
+  });
   private readonly entries = new Map<string, Entry>();
   private order: string[] = [];
   private readonly scheduler: FrameScheduler;
@@ -55,7 +60,11 @@ export class SceneRenderer {
     fps?: number,
     restricted = false,
   ) {
-    this.stage = new Konva.Stage({ container, width: container.clientWidth || 800, height: container.clientHeight || 600 });
+    this.stage = new Konva.Stage({
+      container,
+      width: container.clientWidth || 800,
+      height: container.clientHeight || 600,
+    });
     this.stage.add(this.content);
     this.stage.add(this.overlay);
     this.content.add(this.page);
@@ -190,7 +199,11 @@ export class SceneRenderer {
   }
 
   /** A picture of the open page (or what the view shows on the infinite canvas), as base64 webp. */
-  async thumbnail(size: { width: number; height: number }, quality: number): Promise<string | null> {
+  thumbnail(size: { width: number; height: number }, quality: number): Promise<string | null> {
+    return Promise.resolve(this.thumbnailNow(size, quality));
+  }
+
+  private thumbnailNow(size: { width: number; height: number }, quality: number): string | null {
     this.flush();
     const doc = this.session.editor.doc;
     const area =

@@ -1,49 +1,153 @@
-// Stand-in written by the web-shell engineer so routes and browser tests have a target; the lead's editor
-// replaces this file. It only loads the workspace and shows its name, or the spec's load-failure message.
 import { useEffect, useState } from 'react';
 import { api } from '../api/endpoints.ts';
-import type { WorkspaceRecord } from '../api/types.ts';
+import { isPhoneScreen } from '../api/imageCache.ts';
 import { Header } from '../components/Header.tsx';
 import { useT } from '../i18n/index.ts';
+import { useSession } from '../session/context.ts';
+import { CanvasView } from '../canvas/CanvasView.tsx';
+import { EditorSession } from './session.ts';
+import { Toolbar } from './Toolbar.tsx';
+import { LayerList } from './LayerList.tsx';
+import { PageStrip } from './PageStrip.tsx';
+import { RightPanel } from './RightPanel.tsx';
+import { Toast } from './Toast.tsx';
+import { ConflictDialog } from './ConflictDialog.tsx';
+import { AddBar } from './AddBar.tsx';
 import '../screens/status.css';
+import './editor.css';
+import './i18n.ts';
 
+type Loaded = { id: string; session: EditorSession } | { id: string; failed: true };
+
+/** The editor for one workspace: loads it, then lays out toolbar, layers, canvas, tabs and page strip. */
 export function EditorScreen({ workspaceId }: { workspaceId: string }) {
   const t = useT();
-  const [state, setState] = useState<{ id: string; workspace: WorkspaceRecord | null; failed: boolean } | null>(null);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
 
   useEffect(() => {
     let active = true;
+    let session: EditorSession | null = null;
     api.workspace
       .get(workspaceId)
-      .then((workspace) => active && setState({ id: workspaceId, workspace, failed: false }))
+      .then((record) => {
+        if (!active) return;
+        session = new EditorSession(workspaceId, record, api);
+        session.autosave.start();
+        setLoaded({ id: workspaceId, session });
+      })
       .catch((error: unknown) => {
         console.error(`Failed to load workspace ${workspaceId}`, error);
-        if (active) setState({ id: workspaceId, workspace: null, failed: true });
+        if (active) setLoaded({ id: workspaceId, failed: true });
       });
     return () => {
       active = false;
+      if (session) {
+        void session.autosave.saveNow();
+        session.dispose();
+      }
     };
   }, [workspaceId]);
 
-  const current = state?.id === workspaceId ? state : null;
+  const current = loaded?.id === workspaceId ? loaded : null;
+  if (!current || !('session' in current)) {
+    return (
+      <div className="app-shell">
+        <Header />
+        <main className="status-screen" data-testid="editor-screen" data-workspace-id={workspaceId}>
+          {current ? (
+            <p className="status-screen__text status-screen__text--error" role="alert">
+              {t('common.failed_to_load_workspace', { id: workspaceId })}
+            </p>
+          ) : (
+            <p className="status-screen__text" aria-live="polite">
+              {t('editor.loading')}
+            </p>
+          )}
+        </main>
+      </div>
+    );
+  }
+  return <EditorLayout session={current.session} />;
+}
+
+function EditorLayout({ session }: { session: EditorSession }) {
+  const account = useSession();
+  // On a phone the sidebars start folded so the canvas gets the screen.
+  const [leftOpen, setLeftOpen] = useState(() => !isPhoneScreen(window.innerWidth, window.innerHeight));
+  const [rightOpen, setRightOpen] = useState(() => !isPhoneScreen(window.innerWidth, window.innerHeight));
+
+  useEffect(() => {
+    const inTextInput = (target: EventTarget | null) =>
+      target instanceof HTMLElement &&
+      (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+    const down = (e: KeyboardEvent) => {
+      const used = session.keyDown({
+        key: e.key,
+        ctrl: e.ctrlKey,
+        meta: e.metaKey,
+        shift: e.shiftKey,
+        alt: e.altKey,
+        inTextInput: inTextInput(e.target),
+      });
+      if (used) e.preventDefault();
+    };
+    const up = (e: KeyboardEvent) => session.keyUp({ key: e.key });
+    const leave = (e: BeforeUnloadEvent) => {
+      if (!session.editor.needsSave) return;
+      void session.autosave.saveNow();
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    window.addEventListener('beforeunload', leave);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+      window.removeEventListener('beforeunload', leave);
+    };
+  }, [session]);
+
+  const fps = account.preferences.fps;
+  const restricted = account.user?.restrictedMode ?? false;
   return (
-    <div className="app-shell">
+    <div className="app-shell editor-shell" data-testid="editor-screen" data-workspace-id={session.workspaceId}>
       <Header />
-      <main className="status-screen" data-testid="editor-screen" data-workspace-id={workspaceId}>
-        {current === null ? (
-          <p className="status-screen__text" aria-live="polite">
-            {t('editor.loading')}
-          </p>
-        ) : current.failed || !current.workspace ? (
-          <p className="status-screen__text status-screen__text--error" role="alert">
-            {t('common.failed_to_load_workspace', { id: workspaceId })}
-          </p>
-        ) : (
-          <h1 className="status-screen__title" data-testid="workspace-name">
-            {current.workspace.name}
-          </h1>
+      <Toolbar session={session} />
+      <div
+        className={`editor-body${leftOpen ? '' : ' editor-body--left-closed'}${rightOpen ? '' : ' editor-body--right-closed'}`}
+      >
+        <button
+          type="button"
+          className="sidebar-toggle sidebar-toggle--left"
+          aria-expanded={leftOpen}
+          aria-label="Layers"
+          onClick={() => setLeftOpen(!leftOpen)}
+        >
+          {leftOpen ? '‹' : '›'}
+        </button>
+        {leftOpen && (
+          <aside className="left-panel">
+            <AddBar session={session} />
+            <LayerList session={session} />
+          </aside>
         )}
-      </main>
+        <main className="canvas-area">
+          <CanvasView session={session} fps={fps} restricted={restricted} />
+          <Toast session={session} />
+        </main>
+        {rightOpen && <RightPanel session={session} />}
+        <button
+          type="button"
+          className="sidebar-toggle sidebar-toggle--right"
+          aria-expanded={rightOpen}
+          aria-label="Properties"
+          onClick={() => setRightOpen(!rightOpen)}
+        >
+          {rightOpen ? '›' : '‹'}
+        </button>
+      </div>
+      {session.type === 'COMIC' && <PageStrip session={session} />}
+      <ConflictDialog session={session} />
     </div>
   );
 }

@@ -113,12 +113,18 @@ export class EditorSession implements InteractionHost {
   /** The area the view centres on: the open page, or everything on the infinite canvas. */
   contentBounds(): { x: number; y: number; width: number; height: number } {
     const doc = this.editor.doc;
-    if (this.type === 'COMIC') return { x: 0, y: 0, width: doc.comicConfiguration.width, height: doc.comicConfiguration.height };
+    if (this.type === 'COMIC')
+      return { x: 0, y: 0, width: doc.comicConfiguration.width, height: doc.comicConfiguration.height };
     const nodes = doc.layers[doc.rootId]?.children.map((id) => doc.layers[id]).filter((n): n is LayerNode => !!n) ?? [];
     if (nodes.length === 0) return { x: 0, y: 0, width: 1024, height: 1024 };
     const xs = nodes.flatMap((n) => [n.transform.x, n.transform.x + n.transform.size.width]);
     const ys = nodes.flatMap((n) => [n.transform.y, n.transform.y + n.transform.size.height]);
-    return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+    return {
+      x: Math.min(...xs),
+      y: Math.min(...ys),
+      width: Math.max(...xs) - Math.min(...xs),
+      height: Math.max(...ys) - Math.min(...ys),
+    };
   }
 
   recenter(animate = true): void {
@@ -146,7 +152,10 @@ export class EditorSession implements InteractionHost {
     const node = id ? this.editor.doc.layers[id] : undefined;
     if (node?.type !== 'IMAGE' || node.data.variations.length < 2) return;
     if (this.ui.state.processing[node.id]) return;
-    this.editor.execute(changeVariation, { id: node.id, index: cycledIndex(node.data.variationsIdx, node.data.variations.length, step) });
+    this.editor.execute(changeVariation, {
+      id: node.id,
+      index: cycledIndex(node.data.variationsIdx, node.data.variations.length, step),
+    });
   }
 
   readonly shortcutActions: ShortcutActions = {
@@ -244,7 +253,9 @@ export class EditorSession implements InteractionHost {
 }
 
 /** A dropped PNG is uploaded as png; anything else is re-encoded and uploaded as jpeg. */
-async function encodeForUpload(file: File): Promise<{ base64: string; fileType: 'png' | 'jpeg'; width: number; height: number }> {
+async function encodeForUpload(
+  file: File,
+): Promise<{ base64: string; fileType: 'png' | 'jpeg'; width: number; height: number }> {
   const bitmap = await createImageBitmap(file);
   const { width, height } = bitmap;
   if (file.type === 'image/png') {

@@ -66,11 +66,22 @@ export const poseAdapter: LayerAdapter = {
       const p = at(a);
       const q = at(b);
       if (p && q)
-        group.add(new Konva.Line({ points: [...p, ...q], stroke: OPENPOSE_COLORS[i % 18], strokeWidth: POSE_LINE_WIDTH, opacity: 0.8, listening: false }));
+        group.add(
+          new Konva.Line({
+            points: [...p, ...q],
+            stroke: OPENPOSE_COLORS[i % 18],
+            strokeWidth: POSE_LINE_WIDTH,
+            opacity: 0.8,
+            listening: false,
+          }),
+        );
     });
     for (let j = 0; j < 18; j++) {
       const p = at(j);
-      if (p) group.add(new Konva.Circle({ x: p[0], y: p[1], radius: POSE_DOT_RADIUS, fill: OPENPOSE_COLORS[j], listening: false }));
+      if (p)
+        group.add(
+          new Konva.Circle({ x: p[0], y: p[1], radius: POSE_DOT_RADIUS, fill: OPENPOSE_COLORS[j], listening: false }),
+        );
     }
   },
 };

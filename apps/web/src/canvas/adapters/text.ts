@@ -34,22 +34,65 @@ export const textAdapter: LayerAdapter = {
     const strokeWidth = d.backgroundBorderSize;
     if (d.backgroundType === 'SPEECH_BUBBLE') {
       if (d.hasTail) {
-        group.add(new Konva.Line({ points: tailPoints(layer), closed: true, fill: d.backgroundColor, stroke, strokeWidth, lineJoin: 'round', listening: false }));
+        group.add(
+          new Konva.Line({
+            points: tailPoints(layer),
+            closed: true,
+            fill: d.backgroundColor,
+            stroke,
+            strokeWidth,
+            lineJoin: 'round',
+            listening: false,
+          }),
+        );
       }
-      group.add(new Konva.Ellipse({ x: width / 2, y: height / 2, radiusX: width / 2, radiusY: height / 2, fill: d.backgroundColor, stroke, strokeWidth, listening: false }));
+      group.add(
+        new Konva.Ellipse({
+          x: width / 2,
+          y: height / 2,
+          radiusX: width / 2,
+          radiusY: height / 2,
+          fill: d.backgroundColor,
+          stroke,
+          strokeWidth,
+          listening: false,
+        }),
+      );
       if (d.hasTail) {
         // Cover the tail's base so the outline reads as one shape.
-        group.add(new Konva.Ellipse({ x: width / 2, y: height / 2, radiusX: width / 2 - strokeWidth / 2, radiusY: height / 2 - strokeWidth / 2, fill: d.backgroundColor, listening: false }));
+        group.add(
+          new Konva.Ellipse({
+            x: width / 2,
+            y: height / 2,
+            radiusX: width / 2 - strokeWidth / 2,
+            radiusY: height / 2 - strokeWidth / 2,
+            fill: d.backgroundColor,
+            listening: false,
+          }),
+        );
       }
     } else if (d.backgroundType === 'RECTANGLE') {
-      group.add(new Konva.Rect({ width, height, fill: d.backgroundColor, stroke, strokeWidth, cornerRadius: d.rectRounding, listening: false }));
+      group.add(
+        new Konva.Rect({
+          width,
+          height,
+          fill: d.backgroundColor,
+          stroke,
+          strokeWidth,
+          cornerRadius: d.rectRounding,
+          listening: false,
+        }),
+      );
     }
-    const inner = d.backgroundType === 'SPEECH_BUBBLE' ? { x: width * 0.15, y: height * 0.15, w: width * 0.7, h: height * 0.7 } : {
-      x: d.paddings.left,
-      y: d.paddings.top,
-      w: Math.max(1, width - d.paddings.left - d.paddings.right),
-      h: Math.max(1, height - d.paddings.top - d.paddings.bottom),
-    };
+    const inner =
+      d.backgroundType === 'SPEECH_BUBBLE'
+        ? { x: width * 0.15, y: height * 0.15, w: width * 0.7, h: height * 0.7 }
+        : {
+            x: d.paddings.left,
+            y: d.paddings.top,
+            w: Math.max(1, width - d.paddings.left - d.paddings.right),
+            h: Math.max(1, height - d.paddings.top - d.paddings.bottom),
+          };
     const fontStyle = `${d.fontItalic ? 'italic ' : ''}${d.fontBold ? 'bold' : 'normal'}`;
     const common = {
       fontFamily: fontStack(d.fontName, d.vertical),
@@ -83,14 +126,16 @@ export const textAdapter: LayerAdapter = {
     const cell = d.fontSize * 1.05;
     const columns = d.text.split('\n');
     const perColumn = Math.max(1, Math.floor(inner.h / cell));
-    const wrapped = columns.flatMap((c) => (c.length === 0 ? [''] : c.match(new RegExp(`.{1,${perColumn}}`, 'gsu')) ?? ['']));
+    const wrapped = columns.flatMap((c) =>
+      c.length === 0 ? [''] : (c.match(new RegExp(`.{1,${perColumn}}`, 'gsu')) ?? ['']),
+    );
     const totalWidth = wrapped.length * cell * (1 + 0.1);
     let x = inner.x + inner.w / 2 + totalWidth / 2 - cell;
     for (const column of wrapped) {
       const glyphs = [...column];
       let y = inner.y + Math.max(0, (inner.h - glyphs.length * cell) / 2);
       for (const glyph of glyphs) {
-        const rotate = /[ー〜～…‥「」『』（）()［］\-]/u.test(glyph);
+        const rotate = /[ー〜～…‥「」『』（）()［］-]/u.test(glyph);
         group.add(
           new Konva.Text({
             ...common,

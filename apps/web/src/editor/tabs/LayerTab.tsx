@@ -1,0 +1,201 @@
+import { TEXT_BACKGROUND_TYPES, TEXT_ALIGNS, type TextData } from '@koma/domain';
+import { setPanelDetails, splitPanel, togglePanelBorder, updateText, renameLayer, type LayerNode } from '@koma/editor';
+import type { EditorSession } from '../session.ts';
+import { useDoc, useUi } from '../hooks.ts';
+import { useT } from '../../i18n/index.ts';
+
+/** Properties of the selected layer: common fields, then what its type offers. */
+export function LayerTab({ session }: { session: EditorSession }) {
+  const t = useT();
+  const doc = useDoc(session);
+  const selection = useUi(session, (s) => s.selection);
+  const node = selection.length === 1 ? doc.layers[selection[0]!] : undefined;
+  if (!node) return <div className="tab-body muted">{t('editor.layer.none')}</div>;
+  return (
+    <div className="tab-body" data-testid="layer-tab">
+      <label className="field">
+        <span>{t('editor.layer.name')}</span>
+        <input
+          key={node.id}
+          defaultValue={node.name}
+          onBlur={(e) =>
+            e.target.value !== node.name && session.editor.execute(renameLayer, { id: node.id, name: e.target.value })
+          }
+        />
+      </label>
+      <p className="muted small">
+        {Math.round(node.transform.x)}, {Math.round(node.transform.y)} · {Math.round(node.transform.size.width)}×
+        {Math.round(node.transform.size.height)}
+      </p>
+      {node.type === 'TEXT' && <TextFields session={session} node={node} />}
+      {node.type === 'PANEL' && <PanelFields session={session} node={node} />}
+      {node.type === 'IMAGE' && node.data.variations.length > 0 && (
+        <p className="small">
+          {t('editor.layer.variations', { i: node.data.variationsIdx + 1, n: node.data.variations.length })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TextFields({ session, node }: { session: EditorSession; node: LayerNode<'TEXT'> }) {
+  const t = useT();
+  const d = node.data;
+  const set = (patch: Partial<TextData>) => session.editor.execute(updateText, { id: node.id, patch });
+  return (
+    <>
+      <label className="field">
+        <span>{t('editor.layer.text')}</span>
+        <textarea
+          key={`${node.id}-${d.text}`}
+          rows={3}
+          defaultValue={d.text}
+          data-testid="text-content"
+          onBlur={(e) => e.target.value !== d.text && set({ text: e.target.value })}
+        />
+      </label>
+      <label className="field">
+        <span>{t('editor.layer.background')}</span>
+        <select
+          value={d.backgroundType}
+          onChange={(e) => set({ backgroundType: e.target.value as TextData['backgroundType'] })}
+          data-testid="text-background"
+        >
+          {TEXT_BACKGROUND_TYPES.map((b) => (
+            <option key={b} value={b}>
+              {t(`editor.layer.backgroundTypes.${b}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field field--inline">
+        <span>{t('editor.layer.fontSize')}</span>
+        <input
+          type="number"
+          min={1}
+          max={500}
+          value={d.fontSize}
+          onChange={(e) => Number(e.target.value) > 0 && set({ fontSize: Number(e.target.value) })}
+        />
+      </label>
+      <label className="field field--inline">
+        <span>{t('editor.layer.fontColor')}</span>
+        <input type="color" value={expandHex(d.fontColor)} onChange={(e) => set({ fontColor: e.target.value })} />
+      </label>
+      <label className="field field--inline">
+        <span>{t('editor.layer.align')}</span>
+        <select value={d.textAlign} onChange={(e) => set({ textAlign: e.target.value as TextData['textAlign'] })}>
+          {TEXT_ALIGNS.map((a) => (
+            <option key={a} value={a}>
+              {t(`editor.layer.aligns.${a}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={d.vertical}
+          onChange={(e) => set({ vertical: e.target.checked })}
+          data-testid="text-vertical"
+        />
+        {t('editor.layer.vertical')}
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={d.fontBold} onChange={(e) => set({ fontBold: e.target.checked })} />
+        {t('editor.layer.bold')}
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={d.fontItalic} onChange={(e) => set({ fontItalic: e.target.checked })} />
+        {t('editor.layer.italic')}
+      </label>
+      {d.backgroundType === 'SPEECH_BUBBLE' && (
+        <>
+          <label className="checkbox">
+            <input type="checkbox" checked={d.hasTail} onChange={(e) => set({ hasTail: e.target.checked })} />
+            {t('editor.layer.hasTail')}
+          </label>
+          <label className="field field--inline">
+            <span>{t('editor.layer.tailAngle')}</span>
+            <input
+              type="range"
+              min={0}
+              max={359}
+              value={Math.round(((d.tailAngle % 360) + 360) % 360)}
+              onChange={(e) => set({ tailAngle: Number(e.target.value) })}
+              data-testid="tail-angle"
+            />
+          </label>
+          <label className="field field--inline">
+            <span>{t('editor.layer.tailLength')}</span>
+            <input
+              type="range"
+              min={0}
+              max={400}
+              value={d.tailLength}
+              onChange={(e) => set({ tailLength: Number(e.target.value) })}
+            />
+          </label>
+        </>
+      )}
+    </>
+  );
+}
+
+function PanelFields({ session, node }: { session: EditorSession; node: LayerNode<'PANEL'> }) {
+  const t = useT();
+  return (
+    <>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={node.data.border}
+          onChange={() => session.editor.execute(togglePanelBorder, { id: node.id })}
+        />
+        {t('editor.layer.border')}
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={node.data.ignoreNeighbors}
+          onChange={(e) => session.editor.execute(setPanelDetails, { id: node.id, ignoreNeighbors: e.target.checked })}
+        />
+        {t('editor.layer.ignoreNeighbors')}
+      </label>
+      <label className="field">
+        <span>{t('editor.layer.description')}</span>
+        <textarea
+          key={node.id}
+          rows={3}
+          defaultValue={node.data.description}
+          onBlur={(e) =>
+            e.target.value !== node.data.description &&
+            session.editor.execute(setPanelDetails, { id: node.id, description: e.target.value })
+          }
+        />
+      </label>
+      <div className="button-row">
+        <button
+          type="button"
+          className="button"
+          data-testid="split-horizontal"
+          onClick={() => session.editor.execute(splitPanel, { id: node.id, direction: 'horizontal', at: 0.5 })}
+        >
+          {t('editor.layer.splitH')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="split-vertical"
+          onClick={() => session.editor.execute(splitPanel, { id: node.id, direction: 'vertical', at: 0.5 })}
+        >
+          {t('editor.layer.splitV')}
+        </button>
+      </div>
+    </>
+  );
+}
+
+function expandHex(color: string): string {
+  return color.length === 4 ? `#${color[1]}${color[1]}${color[2]}${color[2]}${color[3]}${color[3]}` : color.slice(0, 7);
+}

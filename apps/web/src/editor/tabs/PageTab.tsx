@@ -1,0 +1,57 @@
+import { setGeneratedStory, setReadingOrder } from '@koma/editor';
+import type { EditorSession } from '../session.ts';
+import { useDoc, useUi } from '../hooks.ts';
+import { useT } from '../../i18n/index.ts';
+
+/** Reading order (renumbers every page), the reading-order overlay, and the page's story text. */
+export function PageTab({ session }: { session: EditorSession }) {
+  const t = useT();
+  const doc = useDoc(session);
+  const active = useUi(session, (s) => s.activePage);
+  const showOrder = useUi(session, (s) => s.showReadingOrder);
+  const page = doc.pages[active];
+  return (
+    <div className="tab-body">
+      {session.type === 'COMIC' && (
+        <fieldset className="field">
+          <legend>{t('editor.pages.readingOrder')}</legend>
+          {(['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT'] as const).map((order) => (
+            <label key={order} className="radio">
+              <input
+                type="radio"
+                name="reading-order"
+                checked={doc.comicConfiguration.readingOrder === order}
+                onChange={() => session.editor.execute(setReadingOrder, { order })}
+                data-testid={`reading-order-${order}`}
+              />
+              {t(order === 'LEFT_TO_RIGHT' ? 'editor.pages.ltr' : 'editor.pages.rtl')}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={showOrder}
+          onChange={(e) => session.ui.update({ showReadingOrder: e.target.checked })}
+          data-testid="show-reading-order"
+        />
+        {t('editor.pages.showOrder')}
+      </label>
+      {page && (
+        <label className="field">
+          <span>{t('editor.pages.story')}</span>
+          <textarea
+            rows={6}
+            key={page.uuid}
+            defaultValue={page.generatedStory}
+            onBlur={(e) =>
+              e.target.value !== page.generatedStory &&
+              session.editor.execute(setGeneratedStory, { uuid: page.uuid, story: e.target.value })
+            }
+          />
+        </label>
+      )}
+    </div>
+  );
+}

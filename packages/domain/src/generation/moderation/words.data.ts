@@ -11,6 +11,9 @@ export const TAG_GROUPS = {
   penis: ['penis', 'penises', 'cock', 'dick', 'erection', 'testicles', 'phallus'],
   vagina: ['vagina', 'pussy', 'vulva', 'labia', 'clitoris'],
   swimsuit: [
+    'bathing suit',
+    'swimming trunks',
+    'swim trunks',
     'swimsuit',
     'swimsuits',
     'bikini',
@@ -32,6 +35,8 @@ export const TAG_GROUPS = {
     'garter belt',
     'pantyshot',
     'negligee',
+    'boxer shorts',
+    'boxer briefs',
   ],
   anus: ['anus', 'anal', 'asshole'],
   'sexual activity': [
@@ -55,6 +60,7 @@ export const TAG_GROUPS = {
     'gangbang',
     'threesome',
     'rape',
+    'making love',
     'groping',
     'molestation',
   ],
@@ -99,6 +105,8 @@ export const TAG_GROUPS = {
     'no panties',
     'nipple slip',
     'towel only',
+    'shirtless',
+    'skinny dipping',
   ],
   furry: ['furry', 'anthro', 'fursona', 'kemono'],
   woman: ['woman', 'women', 'lady', 'ladies', 'female', 'wife', 'mother', 'girlfriend'],
@@ -173,6 +181,8 @@ export const YOUNG_NOUNS: readonly string[] = [
   'juvenile',
   'jailbait',
   'cub',
+  'kiddo',
+  'schoolkid',
   'underage',
   'prepubescent',
   'minor',
@@ -282,6 +292,20 @@ export const PUBLIC_FIGURES: readonly string[] = [
 ];
 
 /** Slurs (ethnic, homophobic, transphobic, ableist). Any match rejects the prompt. */
+/** Surnames or stage names that name one real person on their own (ambiguous ones like "trump" or "swift" are not). */
+export const PUBLIC_FIGURE_SINGLE_NAMES: readonly string[] = [
+  'obama',
+  'biden',
+  'putin',
+  'zelensky',
+  'macron',
+  'merkel',
+  'zuckerberg',
+  'kardashian',
+  'bieber',
+  'thunberg',
+];
+
 export const SLURS: readonly string[] = [
   'nigger',
   'nigga',

@@ -1,6 +1,6 @@
 import {
   decodeWorkspaceData,
-  encodeWorkspaceData,
+  DOCUMENT_VERSION,
   inferWorkspaceType,
   type WorkspaceData,
   type WorkspaceType,
@@ -47,6 +47,15 @@ function decodeOrThrow(raw: unknown): WorkspaceData {
   const text =
     path && message.startsWith(`${path}: `) ? `data.${message}` : `data${path ? `.${path}` : ''}: ${message}`;
   throw new HttpError(400, 'invalid_request', text);
+}
+
+/**
+ * The saved JSON of a freshly decoded document. Same text as `JSON.stringify(encodeWorkspaceData(data))`
+ * (a test holds the two equal) without the codec's deep copy, which only protects callers that keep using
+ * the object; this one is thrown away, and the copy cost ~2–10 ms per 300 KB save.
+ */
+export function serialiseDocument(data: WorkspaceData): string {
+  return JSON.stringify({ ...data, version: DOCUMENT_VERSION });
 }
 
 /** The page a new thumbnail pictures: the page shown last, or the canvas. */
@@ -136,7 +145,7 @@ export class Workspaces {
       await repo.insertRevision(trx, {
         workspace_id: id,
         revision: 1,
-        data: JSON.stringify(encodeWorkspaceData(data)),
+        data: serialiseDocument(data),
         saved_at: nowIso,
       });
     });
@@ -267,7 +276,7 @@ export class Workspaces {
     expected: number | undefined,
     newThumbnail: string | null,
   ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
-    const json = JSON.stringify(encodeWorkspaceData(data));
+    const json = serialiseDocument(data);
     const result = await this.db.transaction().execute(async (trx) => {
       // Re-read under the lock: the check before the thumbnail work may be stale by now.
       const meta = await repo.findMeta(trx, userId, id, this.dialect === 'postgres');

@@ -28,7 +28,7 @@ describe('flow-image entry', () => {
     const { user } = (await (await page.request.get('/api/auth/me')).json()) as { user: { id: string } };
 
     // A real stored image: the page's own pixels as a PNG.
-    const png = await page.screenshot({ clip: { x: 0, y: 0, width: 96, height: 64 } });
+    const png = await page.screenshot({ clip: { x: 0, y: 0, width: 416, height: 608 } });
     const upload = await page.request.post('/api/image', {
       data: { encoded: png.toString('base64'), fileType: 'png' },
     });
@@ -38,7 +38,7 @@ describe('flow-image entry', () => {
       prompt: 'a lighthouse at dusk',
       negative_prompt: 'blurry',
       seed: 77,
-      image_size: { width: 832, height: 1216 },
+      image_size: { width: 416, height: 608 },
       model_name: 'animaginexl4.0',
       num_inference_steps: 20,
       guidance_scale: 7,
@@ -56,7 +56,7 @@ describe('flow-image entry', () => {
     const [layer] = stored.data.rootLayer.children;
     expect(layer?.type).toBe('IMAGE');
     expect(layer?.data.variations).toEqual([{ id: variationId }]);
-    expect(layer?.data.params).toMatchObject({ prompt: 'a lighthouse at dusk', seed: 77, width: 832, height: 1216 });
+    expect(layer?.data.params).toMatchObject({ prompt: 'a lighthouse at dusk', seed: 77, width: 416, height: 608 });
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'flow-opened');
 

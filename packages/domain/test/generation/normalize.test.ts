@@ -3,6 +3,7 @@ import { MAX_SEED } from '../../src/constants.ts';
 import {
   costOfRequest,
   parseRequest,
+  quoteRequest,
   type NormalizeContext,
   type NormalizedRequest,
   type RequestKind,
@@ -144,5 +145,17 @@ describe('cost of a normalised request', () => {
     ['face_detection', { variationId: 'v' }, 0],
   ] as const)('%s %j costs %d', (kind, input, credits) => {
     expect(costOfRequest(kind, ok(kind, input))).toBe(credits);
+  });
+});
+
+describe('quoting a payload', () => {
+  it('prices a valid payload and returns field errors for an invalid one', () => {
+    expect(quoteRequest('txt2img', { ...txt, model: 'fluxdev', num_images: 2 })).toEqual({ ok: true, credits: 40 });
+    expect(quoteRequest('inpaint', { ...txt, prompt: '', image: IMG, mask: IMG }, 'a hat')).toEqual({
+      ok: true,
+      credits: 24,
+    });
+    const bad = quoteRequest('txt2img', { ...txt, width: 2000 });
+    expect(bad).toEqual({ ok: false, errors: [{ field: 'width', message: 'width must be at most 1536' }] });
   });
 });

@@ -16,7 +16,7 @@ import {
   zUpscaleRequest,
   zVideoRequest,
 } from './other-requests.ts';
-import { toFieldErrors } from './field-errors.ts';
+import { toFieldErrors, type FieldError } from './field-errors.ts';
 import {
   normalizeImg2Img,
   normalizeInpaint,
@@ -111,4 +111,20 @@ export function costOfRequest<K extends RequestKind>(kind: K, request: Normalize
     default:
       throw new Error(`unknown request kind ${String(kind)}`);
   }
+}
+
+// Seeds never change a price, so quoting needs no real randomness.
+const NO_RANDOM = (): number => 0;
+
+/** The credits a payload would cost, or its field errors; what the editor shows before sending a job. */
+export function quoteRequest(
+  kind: RequestKind,
+  input: unknown,
+  globalPrompt?: string,
+): { ok: true; credits: number } | { ok: false; errors: FieldError[] } {
+  const parsed = parseRequest(kind, input, {
+    random: NO_RANDOM,
+    ...(globalPrompt === undefined ? {} : { globalPrompt }),
+  });
+  return parsed.ok ? { ok: true, credits: costOfRequest(kind, parsed.value) } : parsed;
 }

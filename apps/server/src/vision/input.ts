@@ -23,8 +23,9 @@ export interface ImageLimits {
 }
 
 /**
- * Checks that `bytes` is a decodable raster image within the size limits, reading only the header.
- * Throws VisionInputError (EMPTY, NOT_AN_IMAGE, TOO_LARGE) with a message fit for the user.
+ * Checks that `bytes` is a decodable raster image within the size limits: the header first (so an oversize
+ * image costs nothing), then one full decode. Throws VisionInputError (EMPTY, NOT_AN_IMAGE, TOO_LARGE) with a
+ * message fit for the user.
  */
 export async function readImageInput(bytes: Uint8Array, limits: ImageLimits = {}): Promise<ImageInput> {
   const maxSide = limits.maxSide ?? VISION_MAX_SIDE;

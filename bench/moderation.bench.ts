@@ -164,7 +164,7 @@ let sink = 0;
 
 function pass(corpus: readonly string[], fn: (p: string) => unknown): number {
   const t0 = process.hrtime.bigint();
-  for (const p of corpus) sink ^= fn(p) === undefined ? 0 : 1;
+  for (const p of corpus) sink += fn(p) === undefined ? 0 : 1;
   return corpus.length / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
@@ -183,7 +183,7 @@ function measureAll(corpus: readonly string[], subjects: readonly Subject[]): Ro
     const latencies: number[] = [];
     for (const p of corpus) {
       const t0 = process.hrtime.bigint();
-      sink ^= s.fn(p) === undefined ? 0 : 1;
+      sink += s.fn(p) === undefined ? 0 : 1;
       latencies.push(Number(process.hrtime.bigint() - t0) / 1000);
     }
     latencies.sort((a, b) => a - b);
@@ -221,5 +221,5 @@ console.table(
 const full = rows[2]!.perSecond;
 console.log(
   `target ≥ ${TARGET_PER_SECOND} prompts/s for moderatePrompt: ${full >= TARGET_PER_SECOND ? 'met' : 'NOT met'} ` +
-    `(${Math.round(full)}/s; checksum ${sink})`,
+    `(${Math.round(full)}/s; results kept: ${sink})`,
 );

@@ -237,7 +237,13 @@ export class ComfyUiEngine implements Engine {
       const classes = Object.fromEntries(Object.entries(graph).map(([id, node]) => [id, node.class_type]));
       tracker = new PromptTracker(ws, client, promptId, classes, events, signal, this.tracking);
       events.onProgress({ logs: [`Queued on ${client.service}`] });
-      await client.submit(graph, clientId, promptId, signal);
+      try {
+        await client.submit(graph, clientId, promptId, signal);
+      } catch (err) {
+        // Cancelled while POST /prompt was in flight: the server may have queued it anyway.
+        if (signal.aborted) void client.post('/queue', { delete: [promptId] }).catch(() => undefined);
+        throw err;
+      }
       tracker.markSubmitted();
       await tracker.done;
       const entry = await client.history(promptId, signal);

@@ -1,4 +1,4 @@
-import type { Paddings, Rect, TextData } from '@koma/domain';
+import { proceduralBubbleKind, type Paddings, type Rect, type TextData } from '@koma/domain';
 import type { MeasureText } from './font.ts';
 import { layoutHorizontal, type HorizontalLayout } from './layout-horizontal.ts';
 import { layoutVertical, type VerticalLayout } from './layout-vertical.ts';
@@ -27,6 +27,9 @@ export interface FittedBubble {
 /** Room kept between text and the inside of an outline, in ems, on top of half the border. */
 const AUTO_MARGIN_EM = 0.25;
 const RECT_MARGIN_EM = 0.4;
+/** The flattest a round procedural bubble gets: its shorter side is at least this fraction of its longer one. */
+export const MIN_ROUND_ASPECT = 0.45;
+const ROUND_KINDS: ReadonlySet<string> = new Set(['ellipse', 'wobbly-ellipse', 'burst', 'cloud', 'thought']);
 
 function result(width: number, height: number, textBox: Rect, layout: TextLayout): FittedBubble {
   return {
@@ -73,11 +76,13 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
   // Most shapes scale their text area with the box; a few (rounded corners) do not, so settle by iteration.
   let width = Math.max(1, innerW * 1.5);
   let height = Math.max(1, innerH * 1.5);
-  for (let i = 0; i < 12; i++) {
+  // Each step shrinks the error by the share of the box the margins take (at most about 0.6), so 60 steps settle
+  // far below a pixel; shapes that scale uniformly settle on the first.
+  for (let i = 0; i < 60; i++) {
     const area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
     const nextW = Math.max(1, innerW / (area.width / width));
     const nextH = Math.max(1, innerH / (area.height / height));
-    const settled = Math.abs(nextW - width) < 0.01 && Math.abs(nextH - height) < 0.01;
+    const settled = Math.abs(nextW - width) < 1e-9 * nextW && Math.abs(nextH - height) < 1e-9 * nextH;
     width = nextW;
     height = nextH;
     if (settled) break;
@@ -85,6 +90,12 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
   // Grow a hair so the last iteration's rounding can never leave the text poking out.
   width *= 1.001;
   height *= 1.001;
+  if (ROUND_KINDS.has(proceduralBubbleKind(data.bubbleStyle) ?? 'catalogue')) {
+    // One line of dialogue would make a needle of an oval or burst; round shapes keep a sane proportion instead
+    // (growing an axis-scaled shape only enlarges its text area, so the text still fits).
+    width = Math.max(width, height * MIN_ROUND_ASPECT);
+    height = Math.max(height, width * MIN_ROUND_ASPECT);
+  }
   const area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
   const textBox = {
     x: area.x + (area.width - tw) / 2,

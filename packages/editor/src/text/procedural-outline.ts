@@ -77,6 +77,12 @@ function burstOutline(width: number, height: number, w: Wobble): Point[] {
   return burstPoints(e, spikes, 1 - depth, 0.12, seed);
 }
 
+/** Samples of a rippled box: dense enough that one spacing is at most 2 % of its shorter side (capped). */
+function rippleSamples(width: number, height: number): number {
+  const around = 2 * (width + height);
+  return Math.min(4000, Math.max(SAMPLES * 2, Math.ceil(around / (0.02 * Math.min(width, height)))));
+}
+
 /** Outline of a rounded box; a wobble ripples its edges inwards so it never leaves the box. */
 function roundedRectOutline(width: number, height: number, w: Wobble): Point[] {
   // Below a hundredth of a unit a ripple is invisible; skipping it keeps the exact corners.
@@ -85,7 +91,7 @@ function roundedRectOutline(width: number, height: number, w: Wobble): Point[] {
   const radius = Math.min(width, height) * 0.2;
   const rect = roundedRectPoints(amp, amp, width - amp * 2, height - amp * 2, radius, 12);
   if (amp === 0) return rect;
-  const ring = resampleClosed(rect, SAMPLES * 2);
+  const ring = resampleClosed(rect, rippleSamples(width, height));
   const n = ring.length;
   return ring.map((p, i) => {
     const prev = ring[(i - 1 + n) % n]!;
@@ -132,7 +138,7 @@ export function proceduralTextArea(
     // A ripple reaches twice its amplitude inwards, and resampling it cuts corners by up to one sample spacing.
     const side = Math.min(width, height);
     const ripple = w.amplitude * side * 0.25 >= 0.01 && w.frequency > 0;
-    const spacing = ripple ? (2 * (width + height)) / (SAMPLES * 2) : 0;
+    const spacing = ripple ? (2 * (width + height)) / rippleSamples(width, height) : 0;
     const margin = (ripple ? w.amplitude * side * 0.5 : 0) + side * 0.2 * 0.35 + spacing;
     return { x: margin, y: margin, width: width - margin * 2, height: height - margin * 2 };
   }

@@ -1,7 +1,7 @@
 import { SPEECH_BUBBLES, zTextData, type Point, type Rect, type TextData } from '@koma/domain';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bubbleOutline, fitBubble, newBubbleData, pointInOutline } from '../../src/text/index.ts';
+import { MIN_ROUND_ASPECT, bubbleOutline, fitBubble, newBubbleData, pointInOutline } from '../../src/text/index.ts';
 import { fakeMeasure } from './fake-measure.ts';
 
 const corners = (r: Rect): Point[] => [
@@ -18,7 +18,7 @@ const within = (inner: Rect, outer: Rect) =>
 
 describe('fitBubble', () => {
   it('sizes the default oval to about √2 times its text box plus margins', () => {
-    const data = newBubbleData({ text: 'Hello there' });
+    const data = newBubbleData({ text: 'Hello there\nmy dear\nfriend' });
     const fit = fitBubble(data, fakeMeasure);
     const m = 30 * 0.25 + 5 / 2;
     const innerW = fit.layout.width + 2 * m;
@@ -96,5 +96,17 @@ describe('fitBubble', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('fitBubble proportions', () => {
+  it('keeps round procedural bubbles from turning into needles, but leaves drawn captions flat', () => {
+    for (const style of ['b0', 'b12', 'b17', 'b32', 'b35']) {
+      const fit = fitBubble(newBubbleData({ text: 'WHAT?! No way!', bubbleStyle: style }), fakeMeasure);
+      expect(fit.height / fit.width, style).toBeGreaterThanOrEqual(MIN_ROUND_ASPECT - 1e-9);
+      expect(fit.paddings.top).toBeCloseTo(fit.paddings.bottom, 6);
+    }
+    const caption = fitBubble(newBubbleData({ text: 'Meanwhile, far', bubbleStyle: 'b7' }), fakeMeasure);
+    expect(caption.height / caption.width).toBeLessThan(MIN_ROUND_ASPECT);
   });
 });

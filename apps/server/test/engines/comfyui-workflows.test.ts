@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMFY_FILES } from '../../src/engines/comfyui/files.ts';
 import type { ComfyGraph } from '../../src/engines/comfyui/graph.ts';
@@ -53,7 +54,33 @@ const one = (g: ComfyGraph, type: string) => {
   return found[0]!;
 };
 
+/** A graph as a tree from its SaveImage node, so graphs with different node ids can be compared. */
+function tree(graph: ComfyGraph, id: string): unknown {
+  const node = graph[id]!;
+  return {
+    class_type: node.class_type,
+    inputs: Object.fromEntries(
+      Object.entries(node.inputs).map(([k, v]) => [k, Array.isArray(v) ? [tree(graph, v[0]), v[1]] : v]),
+    ),
+  };
+}
+const saveId = (g: ComfyGraph) => Object.keys(g).find((id) => g[id]!.class_type === 'SaveImage')!;
+
 describe('ComfyUI workflow builders', () => {
+  it('reproduces the reference SDXL + LoRA graph of the design notes node for node', () => {
+    const example = JSON.parse(
+      readFileSync(new URL('./fixtures/comfy_sdxl_lora_example.json', import.meta.url), 'utf8'),
+    ) as {
+      prompt: ComfyGraph;
+    };
+    const g = txt2imgWorkflow(
+      { ...base, model: { ...SDXL, path: 'sd_xl_base_1.0.safetensors' } },
+      {},
+      { ...opts, filenamePrefix: 'jobs/7f3c2a' },
+    );
+    expect(tree(g, saveId(g))).toEqual(tree(example.prompt, saveId(example.prompt)));
+  });
+
   it('builds the SDXL + LoRA graph of engines.md §1.6', () => {
     const g = txt2imgWorkflow(base, {}, opts);
     expectWellFormed(g);

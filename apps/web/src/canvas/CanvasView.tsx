@@ -64,7 +64,11 @@ export function CanvasView({ session, fps, restricted, onRenderer }: Props) {
       return { x: e.clientX - r.left, y: e.clientY - r.top };
     };
     const down = (e: PointerEvent) => {
-      element.setPointerCapture(e.pointerId);
+      try {
+        element.setPointerCapture(e.pointerId);
+      } catch {
+        // A pointer the browser no longer tracks cannot be captured; the gesture still works without capture.
+      }
       pointers.set(e.pointerId, local(e));
       if (pointers.size === 2) {
         // Two fingers: leave any one-finger gesture and pinch-zoom instead.

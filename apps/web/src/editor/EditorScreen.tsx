@@ -33,6 +33,8 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
         if (!active) return;
         session = new EditorSession(workspaceId, record, api);
         session.autosave.start();
+        // Browser tests and bug reports read the open document from here (it is the user's own data).
+        (window as { __koma?: EditorSession }).__koma = session;
         setLoaded({ id: workspaceId, session });
       })
       .catch((error: unknown) => {
@@ -93,7 +95,7 @@ function EditorLayout({ session }: { session: EditorSession }) {
     };
     const up = (e: KeyboardEvent) => session.keyUp({ key: e.key });
     const leave = (e: BeforeUnloadEvent) => {
-      if (!session.editor.needsSave) return;
+      if (!session.editor.dirty) return;
       void session.autosave.saveNow();
       e.preventDefault();
     };

@@ -50,7 +50,10 @@ export function LayerList({ session }: { session: EditorSession }) {
                 onClick={(e) => session.ui.update({ selection: e.shiftKey ? [...new Set([...selection, id])] : [id] })}
                 onDoubleClick={() => setRenaming(id)}
               >
-                <span className="layer-row__type">{t(`editor.layers.types.${node.type}`)}</span>
+                <span className="layer-row__type">
+                  {t(`editor.layers.types.${node.type}`)}
+                  {node.type === 'PANEL' ? ` ${node.data.position}` : ''}
+                </span>
                 {renaming === id ? (
                   <input
                     autoFocus
@@ -69,7 +72,7 @@ export function LayerList({ session }: { session: EditorSession }) {
                     }}
                   />
                 ) : (
-                  <span>{node.type === 'PANEL' ? `${node.name} ${node.data.position}` : node.name}</span>
+                  <span>{node.name}</span>
                 )}
               </button>
               <span className="layer-row__actions">

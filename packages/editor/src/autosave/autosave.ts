@@ -34,8 +34,9 @@ export class Autosave {
     private readonly timers: Timers,
     private readonly intervalMs = AUTOSAVE_INTERVAL_MS,
   ) {
+    // Only undoable edits count as unsaved work for the indicator; view moves are saved quietly with the next tick.
     editor.subscribe(() => {
-      if (editor.needsSave && this.statusValue === 'saved') this.setStatus('dirty');
+      if (editor.dirty && this.statusValue === 'saved') this.setStatus('dirty');
     });
   }
 
@@ -73,7 +74,7 @@ export class Autosave {
         if (result === 'conflict') this.setStatus('conflict');
         else if (result) {
           this.editor.markSaved(version);
-          this.setStatus(this.editor.needsSave ? 'dirty' : 'saved');
+          this.setStatus(this.editor.dirty ? 'dirty' : 'saved');
         } else this.setStatus('error');
       } catch {
         this.setStatus('error');
@@ -86,7 +87,7 @@ export class Autosave {
 
   /** After a conflict is resolved (reloaded or overwritten), saving resumes. */
   resolveConflict(): void {
-    this.setStatus(this.editor.needsSave ? 'dirty' : 'saved');
+    this.setStatus(this.editor.dirty ? 'dirty' : 'saved');
   }
 
   private setStatus(status: SaveStatus): void {

@@ -2,6 +2,7 @@ import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Accounts } from './services/accounts.ts';
 import type { CreditLedger } from './services/credit-ledger.ts';
+import type { JobService } from './jobs/service.ts';
 import type { ImageStore } from './services/image-store.ts';
 import type { Workspaces } from './services/workspaces.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -15,6 +16,8 @@ export interface AppContext {
   images: ImageStore;
   accounts: Accounts;
   workspaces: Workspaces;
+  /** The generation job pipeline (src/jobs). */
+  jobs: JobService;
   now: () => Date;
 }
 

@@ -111,6 +111,43 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_jobs': {
+    // Generation jobs (src/jobs): one row per job; the credits it charged are kept per bucket for the refund.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('lane', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        // Submission order (microseconds since the epoch, made unique per process): queue order and positions.
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('engine', 'text', (c) => c.notNull())
+        .addColumn('cost', 'integer', (c) => c.notNull())
+        .addColumn('charged_credits', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('charged_purchased', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('refunded', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('inputs', 'text', (c) => c.notNull())
+        .addColumn('output', 'text')
+        .addColumn('error', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'text')
+        .addColumn('finished_at', 'text')
+        .execute();
+      await db.schema.createIndex('jobs_status_lane').on('jobs').columns(['status', 'lane', 'seq']).execute();
+      await db.schema.createIndex('jobs_user_status').on('jobs').columns(['user_id', 'status']).execute();
+      await db.schema
+        .createTable('job_videos')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('byte_size', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** The server's migrations, for Kysely's Migrator. */

@@ -1,0 +1,66 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { LanePool } from './runner.ts';
+
+/**
+ * BullMQ carries run tokens, one per job: a worker that takes a token claims the oldest queued row of the lane
+ * (the database stays the one source of truth for order, status and credits, so queue_position is exact and a
+ * cancelled job's token just finds nothing). BullMQ gives the distribution over worker processes, their
+ * concurrency and the hand-over of tokens held by a worker that died (stalled-job detection).
+ */
+export class BullQueues {
+  private readonly queues = new Map<string, Queue>();
+  private readonly connection: Redis;
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+  ) {
+    this.connection = new Redis(url, { maxRetriesPerRequest: null });
+  }
+
+  private queue(lane: string): Queue {
+    let queue = this.queues.get(lane);
+    if (!queue) {
+      queue = new Queue(`jobs-${lane}`, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(lane, queue);
+    }
+    return queue;
+  }
+
+  /** Adds one run token to the lane. */
+  async enqueue(lane: string, jobId: string): Promise<void> {
+    await this.queue(lane).add('run', { jobId }, { removeOnComplete: true, removeOnFail: true, attempts: 1 });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    await this.connection.quit().catch(() => undefined);
+  }
+}
+
+/** The consuming side, in `npm run worker` processes: one BullMQ worker per lane with that lane's concurrency. */
+export function startBullWorkers(
+  url: string,
+  prefix: string,
+  pool: LanePool,
+  concurrency: Record<string, number>,
+): { close(): Promise<void> } {
+  const workers = Object.entries(concurrency)
+    .filter(([lane]) => pool.serves(lane))
+    .map(
+      ([lane, n]) =>
+        new Worker(`jobs-${lane}`, () => pool.runOne(lane), {
+          connection: new Redis(url, { maxRetriesPerRequest: null }),
+          prefix,
+          concurrency: n,
+          removeOnComplete: { count: 0 },
+          removeOnFail: { count: 0 },
+        }),
+    );
+  return {
+    async close() {
+      await Promise.allSettled(workers.map((w) => w.close()));
+    },
+  };
+}

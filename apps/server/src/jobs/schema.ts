@@ -1,0 +1,47 @@
+/** Tables of the job pipeline (migration 0002_jobs), merged into the database type. */
+export interface JobsTable {
+  id: string;
+  user_id: string;
+  /** A JobKind (registry.ts). */
+  kind: string;
+  /** The worker pool the job runs in (concurrency is per lane). */
+  lane: string;
+  status: 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+  /** Submission order: queue order and queue positions (bigint; PostgreSQL hands it back as a string). */
+  seq: number | string;
+  /** The engine chosen when the job was created (builtin, comfyui, fal, openai, vision, chat). */
+  engine: string;
+  cost: number;
+  /** What the charge took from each bucket, so a refund puts it back where it came from. */
+  charged_credits: number;
+  charged_purchased: number;
+  /** 1 once the charge was given back (a failed or cancelled job). */
+  refunded: number;
+  /** JSON: the normalised, moderated request with every image as a stored image id. */
+  inputs: string;
+  /** JSON: the COMPLETED output. */
+  output: string | null;
+  /** JSON: `{ code, message }` of a FAILED job. */
+  error: string | null;
+  /** Times the job was started (a restart re-queues an IN_PROGRESS job once). */
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** Videos made by image-to-video jobs: bytes in the blob store under `video-<id>`. */
+export interface JobVideosTable {
+  id: string;
+  user_id: string;
+  mime: string;
+  byte_size: number;
+  created_at: string;
+}
+
+declare module '../db/schema.ts' {
+  interface DB {
+    jobs: JobsTable;
+    job_videos: JobVideosTable;
+  }
+}

@@ -1,0 +1,258 @@
+import type { ServerResponse } from 'node:http';
+import { notFound } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import type { PublicUser } from '../repositories/users.ts';
+import { BullQueues } from './bullmq.ts';
+import type { JobDeps } from './deps.ts';
+import { LocalJobBus, RedisJobBus, type JobBus } from './events.ts';
+import { JOB_KINDS } from './kinds.ts';
+import {
+  activeJobs,
+  failJob,
+  getJob,
+  insertJobWithCharge,
+  queuedLanes,
+  queuePosition,
+  requeueJob,
+  runningJobs,
+  type JobRow,
+} from './repository.ts';
+import { LanePool } from './runner.ts';
+import { FINAL_STATUSES, type JobEvent, type JobFailure } from './types.ts';
+
+/** A job started more than this many times (restarts) is failed and refunded instead of re-queued. */
+export const MAX_ATTEMPTS = 2;
+/** Streams re-read their job this often, in case a bus message was lost (Redis reconnect). */
+const POLL_MS = 1000;
+
+/** The event that ends a stream, from a finished row. */
+export function finalEvent(row: JobRow): JobEvent {
+  if (row.status === 'COMPLETED') {
+    return { status: 'COMPLETED', job_id: row.id, output: JSON.parse(row.output ?? 'null') as unknown };
+  }
+  const failure = JSON.parse(row.error ?? '{}') as Partial<JobFailure>;
+  return {
+    status: 'FAILED',
+    job_id: row.id,
+    error: failure.message ?? 'The job failed',
+    ...(failure.code ? { code: failure.code } : {}),
+  };
+}
+
+/** A job as GET /api/jobs lists it. */
+export interface JobSummary {
+  job_id: string;
+  kind: string;
+  status: JobRow['status'];
+  engine: string;
+  cost: number;
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  queue_position?: number;
+}
+
+/**
+ * The job pipeline as the HTTP routes see it: submit (validate, moderate, price, charge and insert in one
+ * transaction, enqueue), stream a job's events as NDJSON, cancel, list, and recover after a restart.
+ */
+export class JobService {
+  readonly bus: JobBus;
+  private readonly pool: LanePool | undefined;
+  private readonly bull: BullQueues | undefined;
+  private readonly streams = new Set<ServerResponse>();
+
+  constructor(readonly deps: JobDeps) {
+    const { config } = deps;
+    this.bus = config.redisUrl ? new RedisJobBus(config.redisUrl, config.queuePrefix) : new LocalJobBus();
+    this.pool = config.runLocally ? new LanePool(deps, this.bus, config.concurrency) : undefined;
+    this.bull = config.redisUrl && !config.runLocally ? new BullQueues(config.redisUrl, config.queuePrefix) : undefined;
+  }
+
+  /** Waits for the bus, then (in-process mode) re-queues what a previous process left running and starts the pools. */
+  async start(): Promise<void> {
+    if (this.bus instanceof RedisJobBus) await this.bus.ready;
+    if (!this.pool) return;
+    await recoverInterrupted(this.deps, this.bus);
+    for (const lane of await queuedLanes(this.deps.db)) this.pool.kick(lane);
+  }
+
+  /** Checks, prices, charges and queues a job; throws HttpError (nothing charged) on a bad request. */
+  async submit(user: PublicUser, kind: string, body: unknown): Promise<JobRow> {
+    const def = JOB_KINDS[kind];
+    if (!def) throw notFound('Job kind');
+    const prepared = await def.prepare(this.deps, user, body);
+    return insertJobWithCharge(
+      this.deps.db,
+      this.deps.dialect,
+      { id: newId(), userId: user.id, kind, ...prepared },
+      this.deps.now(),
+    );
+  }
+
+  /** Hands a freshly inserted job to the queue (after its stream has sent IN_QUEUE). */
+  async enqueue(row: JobRow): Promise<void> {
+    if (this.pool) this.pool.kick(row.lane);
+    else if (this.bull) await this.bull.enqueue(row.lane, row.id);
+  }
+
+  /** A job of the user's, or 404 (another user's job looks absent). */
+  async jobOf(userId: string, id: string): Promise<JobRow> {
+    const row = await getJob(this.deps.db, id);
+    if (!row || row.user_id !== userId) throw notFound('Job');
+    return row;
+  }
+
+  async summary(row: JobRow): Promise<JobSummary> {
+    return {
+      job_id: row.id,
+      kind: row.kind,
+      status: row.status,
+      engine: row.engine,
+      cost: Number(row.cost),
+      attempts: Number(row.attempts),
+      created_at: row.created_at,
+      started_at: row.started_at,
+      finished_at: row.finished_at,
+      ...(row.status === 'IN_QUEUE' ? { queue_position: await queuePosition(this.deps.db, row) } : {}),
+    };
+  }
+
+  async active(userId: string): Promise<JobSummary[]> {
+    const rows = await activeJobs(this.deps.db, userId);
+    return Promise.all(rows.map((r) => this.summary(r)));
+  }
+
+  /**
+   * Cancels a queued or running job: FAILED with code cancelled and refunded in one transaction, then the
+   * process running it is told to abort. False when the job had already finished.
+   */
+  async cancel(row: JobRow): Promise<boolean> {
+    const failure = { code: 'cancelled', message: 'The job was cancelled' };
+    const failed = await failJob(this.deps.db, row.id, failure, this.deps.now(), ['IN_QUEUE', 'IN_PROGRESS']);
+    if (!failed) return false;
+    this.bus.publishCancel(row.id);
+    this.bus.publish({
+      type: 'job',
+      userId: row.user_id,
+      event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code },
+    });
+    this.bus.publish({ type: 'lane', lane: row.lane });
+    return true;
+  }
+
+  /**
+   * Streams a job's events as NDJSON on a raw response: first its current state (IN_QUEUE with its position,
+   * the last IN_PROGRESS, or the final event at once), then every change until the final event. A dropped
+   * connection only stops the stream; the job goes on.
+   */
+  async stream(row: JobRow, res: ServerResponse): Promise<void> {
+    res.writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-job-id': row.id,
+    });
+    this.streams.add(res);
+    let finished = false;
+    let phase: 'queued' | 'running' = 'queued';
+    let lastPosition = Number.POSITIVE_INFINITY;
+    let refreshing = false;
+    let again = false;
+    const cleanups: (() => void)[] = [];
+    const end = (): void => {
+      if (finished) return;
+      finished = true;
+      for (const c of cleanups) c();
+      this.streams.delete(res);
+      res.end();
+    };
+    const send = (event: JobEvent): void => {
+      if (finished) return;
+      res.write(`${JSON.stringify(event)}\n`);
+      if (event.status === 'COMPLETED' || event.status === 'FAILED') end();
+    };
+    const onEvent = (event: JobEvent): void => {
+      if (event.status === 'IN_QUEUE') return;
+      if (event.status === 'IN_PROGRESS') phase = 'running';
+      send(event);
+    };
+    // Positions are recomputed from the rows whenever the lane moves; they are only ever sent when they fall.
+    const refresh = async (): Promise<void> => {
+      if (refreshing) {
+        again = true;
+        return;
+      }
+      refreshing = true;
+      try {
+        do {
+          again = false;
+          const current = await getJob(this.deps.db, row.id);
+          if (finished || !current) return;
+          if (FINAL_STATUSES.has(current.status)) {
+            send(finalEvent(current));
+            return;
+          }
+          if (current.status === 'IN_PROGRESS' && phase === 'queued') {
+            phase = 'running';
+            send(this.bus.progressOf(row.id) ?? { status: 'IN_PROGRESS', job_id: row.id, logs: [] });
+          }
+          if (current.status === 'IN_QUEUE' && phase === 'queued') {
+            const position = await queuePosition(this.deps.db, current);
+            if (position < lastPosition && !finished && phase === 'queued') {
+              lastPosition = position;
+              send({ status: 'IN_QUEUE', job_id: row.id, queue_position: position });
+            }
+          }
+        } while (again && !finished);
+      } catch {
+        // The database went away (shutdown); close() ends the stream.
+      } finally {
+        refreshing = false;
+      }
+    };
+    cleanups.push(this.bus.onJob(row.id, onEvent));
+    cleanups.push(this.bus.onLane(row.lane, () => void refresh()));
+    const timer = setInterval(() => void refresh(), POLL_MS);
+    cleanups.push(() => clearInterval(timer));
+    res.on('close', end);
+    await refresh();
+  }
+
+  /** Ends every open stream, stops the pool (running jobs stay IN_PROGRESS for recovery) and the queues. */
+  async close(): Promise<void> {
+    for (const res of [...this.streams]) {
+      this.streams.delete(res);
+      res.end();
+    }
+    await this.pool?.close();
+    await this.bull?.close();
+    await this.bus.close();
+  }
+}
+
+/**
+ * After a restart (in-process mode): a job left IN_PROGRESS is re-queued once; one that was already restarted
+ * is failed and refunded. Either way it is never charged again and never lost.
+ */
+export async function recoverInterrupted(deps: JobDeps, bus: JobBus): Promise<{ requeued: number; failed: number }> {
+  let requeued = 0;
+  let failed = 0;
+  for (const row of await runningJobs(deps.db)) {
+    const attempt = Number(row.attempts);
+    if (attempt < MAX_ATTEMPTS) {
+      if (await requeueJob(deps.db, row.id, attempt)) requeued++;
+    } else {
+      const failure = { code: 'interrupted', message: 'The job was interrupted twice by a server restart' };
+      if (await failJob(deps.db, row.id, failure, deps.now(), ['IN_PROGRESS'], attempt)) {
+        failed++;
+        bus.publish({
+          type: 'job',
+          userId: row.user_id,
+          event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code },
+        });
+      }
+    }
+  }
+  return { requeued, failed };
+}

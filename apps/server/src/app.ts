@@ -10,10 +10,12 @@ import { openDatabase } from './db/database.ts';
 import { installAuth } from './http/auth.ts';
 import { HttpError, installErrorHandlers } from './http/errors.ts';
 import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.ts';
+import { createJobService, type JobOptions } from './jobs/index.ts';
 import { deleteExpiredSessions } from './repositories/sessions.ts';
 import { authRoutes } from './routes/auth.ts';
 import { creditRoutes } from './routes/credits.ts';
 import { flowImageRoutes } from './routes/flow-images.ts';
+import { generationRoutes } from './routes/generation.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageRoutes } from './routes/images.ts';
 import { loraRoutes } from './routes/lora.ts';
@@ -33,6 +35,10 @@ export interface BuildOptions {
   /** Pino logger options, or false for silence (tests). Default: pino at config.logLevel. */
   logger?: boolean | { level: string };
   now?: () => Date;
+  /** Job pipeline seams (engine router, vision, queue settings); default: from the environment. */
+  jobs?: JobOptions;
+  /** More routes, registered after the core ones with `app.koma` available (e.g. generation routes in tests). */
+  routes?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
 
 /**
@@ -53,7 +59,8 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     new DocumentCache(config.documentCacheBytes),
     now,
   );
-  const context: AppContext = { config, database, blobs, ledger, images, accounts, workspaces, now };
+  const jobs = createJobService({ database, images, blobs, now }, options.jobs);
+  const context: AppContext = { config, database, blobs, ledger, images, accounts, workspaces, jobs, now };
   await deleteExpiredSessions(database.db, now().toISOString());
 
   const app = Fastify({
@@ -66,6 +73,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   app.setSerializerCompiler(zodSerializerCompiler);
   app.decorate('koma', context);
   app.addHook('onClose', async () => {
+    await jobs.close();
     blobs.close();
     await database.close();
   });
@@ -87,6 +95,9 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   preferenceRoutes(app);
   flowImageRoutes(app);
   loraRoutes(app);
+  generationRoutes(app, jobs);
+  await jobs.start();
+  for (const register of options.routes ?? []) await register(app);
 
   if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
     await app.register(fastifyStatic, {

@@ -1,7 +1,6 @@
 import { zSpeechBubble, type SpeechBubble } from '../generation/speech-bubble.ts';
 import {
   burst,
-  cloudProfile,
   concaveBox,
   convexPolygon,
   dashedEllipse,
@@ -14,11 +13,11 @@ import {
   regularPolygon,
   shadowedOval,
   thought,
-  waveProfile,
   wavyRect,
   type DrawnShape,
 } from './drawn-shapes.ts';
 import type { Rect } from '../panels/shape.ts';
+import { cloudProfile, waveProfile } from './shapes.ts';
 
 /** Styles with no path data: the editor draws them from their kind, size and wobble (see PROCEDURAL_BUBBLE_KINDS). */
 export const PROCEDURAL_BUBBLE_KINDS = {

@@ -14,7 +14,6 @@ import {
   radialPoints,
   regularPolygonPoints,
   roundedRectPoints,
-  waveProfile,
   type Ellipse,
   type RadiusProfile,
 } from './shapes.ts';
@@ -248,5 +247,3 @@ export function concaveBox(w: number, h: number, r: number): DrawnShape {
     textArea: insetRect({ x: 0, y: 0, width: w, height: h }, 2 + border + r),
   };
 }
-
-export { cloudProfile, waveProfile };

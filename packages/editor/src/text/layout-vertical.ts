@@ -66,7 +66,7 @@ function cellsOf(column: string): string[] {
       run += char;
     } else {
       flush();
-      cells.push(char === ' ' ? ' ' : char);
+      cells.push(char);
     }
   }
   flush();

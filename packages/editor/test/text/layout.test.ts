@@ -136,6 +136,18 @@ describe('layoutVertical', () => {
     expect(l.columns[0]!.glyphs[0]!.scaleX).toBeCloseTo(1 / 1.6);
   });
 
+  it('sets shorter columns at the top for left and at the bottom for right alignment, and tracks cells', () => {
+    const base = { vertical: true, text: 'あいうえお\nかき' };
+    const top = layoutVertical(newBubbleData({ ...base, textAlign: 'left' }), fakeMeasure);
+    expect(top.columns[1]!.y).toBe(0);
+    const bottom = layoutVertical(newBubbleData({ ...base, textAlign: 'right' }), fakeMeasure);
+    expect(bottom.columns[1]!.y).toBeCloseTo(3 * 35);
+    const tracked = layoutVertical(newBubbleData({ ...base, characterSpacing: 1.2 }), fakeMeasure);
+    const ys = tracked.columns[0]!.glyphs.map((g) => g.y);
+    expect(ys[1]! - ys[0]!).toBeCloseTo(35 * 1.2);
+    expect(tracked.height).toBeCloseTo(5 * 35 + 4 * 7);
+  });
+
   it('is what layoutText picks for vertical data', () => {
     expect(layoutText(sample, fakeMeasure).kind).toBe('vertical');
     expect(layoutText(newBubbleData(), fakeMeasure).kind).toBe('horizontal');

@@ -1,0 +1,6 @@
+export * from './raster.ts';
+export * from './watermark.ts';
+export * from './plan.ts';
+export * from './psd.ts';
+export * from './read.ts';
+export * from './zip.ts';

@@ -1,0 +1,303 @@
+import { initializeCanvas, writePsdUint8Array, type Layer, type Psd, type LayerTextData } from 'ag-psd';
+import jpeg from 'jpeg-js';
+import { PSD_MAX_SIDE, PSD_PANEL_STROKE_COLOR, PSD_PANEL_STROKE_PX, PSD_THUMBNAIL_LONGEST_SIDE } from '@koma/domain';
+import { clampName, type PagePlan, type PlanNode, type PlanRaster } from './plan.ts';
+import {
+  createRaster,
+  cropRaster,
+  downscale,
+  drawOver,
+  fillPolygon,
+  opaqueBounds,
+  parseHexColor,
+  strokePolygon,
+  type Raster,
+  type Rect,
+} from './raster.ts';
+import { applyWatermark, needsWatermark, watermarkRaster, type Plan } from './watermark.ts';
+
+/** An export that cannot be written, with a message meant for the user. */
+export class ExportError extends Error {
+  override readonly name = 'ExportError';
+}
+
+let canvasReady = false;
+/** ag-psd asks for a canvas to hold pixels; plain ImageData-shaped objects do in Node and in workers. */
+export function ensurePsdPixels(): void {
+  if (canvasReady) return;
+  canvasReady = true;
+  const noCanvas = (): never => {
+    throw new Error('No canvas here: read with useImageData');
+  };
+  const imageData = (width: number, height: number) => ({
+    width,
+    height,
+    data: new Uint8ClampedArray(width * height * 4),
+    colorSpace: 'srgb',
+  });
+  // ag-psd types these with DOM classes, which this package (built for Node and workers) does not load.
+  initializeCanvas(noCanvas as never, imageData as never);
+}
+
+export interface PsdBuildOptions {
+  /** The user's plan as the server reports it; 'free' adds the watermark (editor.md §1). */
+  plan: Plan;
+  /**
+   * Adds the 160 px JPEG thumbnail (generation.md §9) encoded with jpeg-js; on by default. Browser code passes
+   * false and calls attachThumbnail with a JPEG from OffscreenCanvas instead (jpeg-js reaches for Node's Buffer).
+   */
+  thumbnail?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface BuiltPsd {
+  psd: Psd;
+  /** The flattened page, watermark included: the PSD's composite image, and the picture a PNG export shows. */
+  composite: Raster;
+  layerCount: number;
+}
+
+/**
+ * Turns a page plan and the caller's rasters (by plan key) into an ag-psd document: groups per panel, clipping
+ * layers for what is clipped to a panel, editable text layers carrying their rasterised text as pixels, hidden
+ * layers hidden, and a composite image computed here so that viewers which only read the composite see the page.
+ */
+export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, options: PsdBuildOptions): BuiltPsd {
+  const total = countRasters(plan.nodes);
+  let done = 0;
+  let layerCount = 0;
+  const composite = createRaster(plan.width, plan.height);
+
+  /** Clip base for clipping layers: the last non-clipping layer's pixels in this group. */
+  interface Base {
+    raster: Raster | null;
+    left: number;
+    top: number;
+    hidden: boolean;
+  }
+
+  const convert = (nodes: readonly PlanNode[], parentHidden: boolean): Layer[] => {
+    const out: Layer[] = [];
+    let base: Base = { raster: null, left: 0, top: 0, hidden: false };
+    for (const node of nodes) {
+      layerCount++;
+      if (node.kind === 'group') {
+        out.push({
+          name: clampName(node.name),
+          hidden: node.hidden,
+          opened: true,
+          children: convert(node.children, parentHidden || node.hidden),
+        });
+        base = { raster: null, left: 0, top: 0, hidden: false };
+        continue;
+      }
+      const { raster, rect } = pixelsFor(node, rasters, plan);
+      const layer: Layer = {
+        name: clampName(node.name),
+        hidden: node.hidden,
+        left: rect.x,
+        top: rect.y,
+        right: rect.x + rect.width,
+        bottom: rect.y + rect.height,
+      };
+      if (raster.width > 0 && raster.height > 0) layer.imageData = raster;
+      if (node.clipping) layer.clipping = true;
+      if (node.text) layer.text = textData(node);
+      out.push(layer);
+
+      const hidden = parentHidden || node.hidden || (node.clipping && base.hidden);
+      if (!hidden && raster.width > 0) {
+        const clip = node.clipping ? base : null;
+        if (!clip) drawOver(composite, raster, rect.x, rect.y);
+        else if (clip.raster) drawClipped(composite, raster, rect, clip.raster, clip.left, clip.top);
+      }
+      if (!node.clipping) base = { raster, left: rect.x, top: rect.y, hidden: parentHidden || node.hidden };
+      options.onProgress?.(++done, total);
+    }
+    return out;
+  };
+
+  const children = convert(plan.nodes, false);
+  if (needsWatermark(options.plan)) {
+    const { raster, rect } = watermarkRaster(plan.width, plan.height);
+    children.push({
+      name: 'Watermark',
+      left: rect.x,
+      top: rect.y,
+      right: rect.x + rect.width,
+      bottom: rect.y + rect.height,
+      imageData: raster,
+    });
+    layerCount++;
+    applyWatermark(composite, options.plan);
+  }
+
+  const psd: Psd = { width: plan.width, height: plan.height, children, imageData: composite };
+  if (options.thumbnail !== false) psd.imageResources = { thumbnailRaw: thumbnailOf(composite) };
+  return { psd, composite, layerCount };
+}
+
+export interface PsdWriteOptions {
+  /**
+   * 0 writes RLE (what Photoshop itself writes, read by every tool); 1 to 9 writes zip-compressed channels.
+   * ag-psd deflates at one fixed level, so 1–9 all mean "zip" (generation.md §9 names levels 0 to 9).
+   */
+  compression?: number;
+}
+
+/** Writes the document, as PSB when a side exceeds 30000 px; ag-psd's errors become ExportError messages. */
+export function writePsdBytes(psd: Psd, options: PsdWriteOptions = {}): Uint8Array {
+  const level = options.compression ?? 0;
+  if (!Number.isInteger(level) || level < 0 || level > 9) {
+    throw new ExportError(`The compression level must be a whole number from 0 to 9, not ${level}.`);
+  }
+  if (!(psd.width > 0 && psd.height > 0) || !Number.isFinite(psd.width) || !Number.isFinite(psd.height)) {
+    throw new ExportError(`The page size ${psd.width}×${psd.height} cannot be exported.`);
+  }
+  const psb = psd.width > PSD_MAX_SIDE || psd.height > PSD_MAX_SIDE;
+  ensurePsdPixels();
+  try {
+    return writePsdUint8Array(psd, { psb, compress: level > 0, noBackground: true });
+  } catch (error) {
+    throw new ExportError(explainPsdError(error));
+  }
+}
+
+/** The file extension the size calls for. */
+export function psdExtension(width: number, height: number): 'psd' | 'psb' {
+  return width > PSD_MAX_SIDE || height > PSD_MAX_SIDE ? 'psb' : 'psd';
+}
+
+/** A sentence for the user from an ag-psd error (the writer rules of generation.md §5). */
+export function explainPsdError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const rules: [RegExp, string][] = [
+    [/Invalid document size/i, 'The page has no valid size to export.'],
+    [/too large|max is 30000/i, 'The page is larger than 30000×30000 pixels: it must be saved as a PSB file.'],
+    [/bitsPerChannel|bit ?depth|bitDepth/i, 'Only 8 bits per channel can be written to a PSD file.'],
+    [/same size as document/i, 'The flattened picture does not match the page size; nothing was written.'],
+    [/both '(canvas|imageData)' and 'children'/i, 'A layer cannot hold both pixels and other layers.'],
+    [/String too long/i, 'A name or text in the file is longer than 255 characters.'],
+    [/GUID/i, 'A placed layer needs a GUID id.'],
+    [/dimentions|dimensions/i, 'A layer’s pixels do not match its bounds.'],
+  ];
+  const hit = rules.find(([pattern]) => pattern.test(message));
+  return hit ? hit[1] : `The PSD file could not be written: ${message}`;
+}
+
+function countRasters(nodes: readonly PlanNode[]): number {
+  return nodes.reduce((n, node) => n + (node.kind === 'group' ? countRasters(node.children) : 1), 0);
+}
+
+function pixelsFor(
+  node: PlanRaster,
+  rasters: ReadonlyMap<string, Raster>,
+  plan: PagePlan,
+): { raster: Raster; rect: Rect } {
+  const local = { x: node.rect.x, y: node.rect.y, width: node.rect.width, height: node.rect.height };
+  let raster: Raster;
+  switch (node.role) {
+    case 'background':
+      raster = createRaster(plan.width, plan.height, [255, 255, 255, 255]);
+      break;
+    case 'panelArea':
+      raster = fillPolygon(local, node.polygon ?? [], [255, 255, 255, 255]);
+      break;
+    case 'panelBorder':
+      raster = strokePolygon(local, node.polygon ?? [], PSD_PANEL_STROKE_PX, parseHexColor(PSD_PANEL_STROKE_COLOR));
+      break;
+    default: {
+      const given = rasters.get(node.key);
+      if (!given) throw new ExportError(`The pixels of layer “${node.name}” are missing.`);
+      if (given.width !== local.width || given.height !== local.height) {
+        throw new ExportError(
+          `The pixels of layer “${node.name}” are ${given.width}×${given.height}, expected ${local.width}×${local.height}.`,
+        );
+      }
+      raster = given;
+    }
+  }
+  if (!node.trim) return { raster, rect: local };
+  const used = opaqueBounds(raster);
+  if (!used) return { raster: createRaster(0, 0), rect: { x: local.x, y: local.y, width: 0, height: 0 } };
+  return {
+    raster: cropRaster(raster, used),
+    rect: { x: local.x + used.x, y: local.y + used.y, width: used.width, height: used.height },
+  };
+}
+
+/** Draws `src` over `dst` only where the clip base has alpha (base alpha times source alpha). */
+function drawClipped(dst: Raster, src: Raster, rect: Rect, base: Raster, baseLeft: number, baseTop: number): void {
+  // Cut the source down to the base's rectangle, then multiply by the base's alpha.
+  const x0 = Math.max(rect.x, baseLeft);
+  const y0 = Math.max(rect.y, baseTop);
+  const x1 = Math.min(rect.x + rect.width, baseLeft + base.width);
+  const y1 = Math.min(rect.y + rect.height, baseTop + base.height);
+  if (x1 <= x0 || y1 <= y0) return;
+  const part = createRaster(x1 - x0, y1 - y0);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const si = ((y - rect.y) * src.width + (x - rect.x)) * 4;
+      const bi = ((y - baseTop) * base.width + (x - baseLeft)) * 4;
+      const o = ((y - y0) * part.width + (x - x0)) * 4;
+      part.data[o] = src.data[si]!;
+      part.data[o + 1] = src.data[si + 1]!;
+      part.data[o + 2] = src.data[si + 2]!;
+      part.data[o + 3] = (src.data[si + 3]! * base.data[bi + 3]!) / 255;
+    }
+  }
+  drawOver(dst, part, x0, y0);
+}
+
+function hexToRgb(color: string): { r: number; g: number; b: number } {
+  const [r, g, b] = parseHexColor(color);
+  return { r, g, b };
+}
+
+/** The editable text; its rasterised copy is the layer's own pixels, which tools without a text engine show. */
+function textData(node: PlanRaster): LayerTextData {
+  const t = node.text!;
+  return {
+    text: t.value,
+    // The text box, relative to the document, so Photoshop wraps the text where the editor did.
+    transform: [1, 0, 0, 1, t.box.x, t.box.y],
+    shapeType: 'box',
+    boxBounds: [0, 0, t.box.width, t.box.height],
+    antiAlias: 'smooth',
+    orientation: t.vertical ? 'vertical' : 'horizontal',
+    style: {
+      font: { name: t.fontName },
+      fontSize: t.fontSize,
+      fauxBold: t.bold,
+      fauxItalic: t.italic,
+      fillColor: hexToRgb(t.color),
+    },
+    paragraphStyle: { justification: t.align },
+  };
+}
+
+/** The flattened page shrunk to a longest side of 160 px and laid on white: what the PSD thumbnail shows. */
+export function thumbnailPixels(composite: Raster): Raster {
+  const small = downscale(composite, PSD_THUMBNAIL_LONGEST_SIDE);
+  const d = small.data;
+  for (let i = 0; i < d.length; i += 4) {
+    const a = d[i + 3]! / 255;
+    d[i] = d[i]! * a + 255 * (1 - a);
+    d[i + 1] = d[i + 1]! * a + 255 * (1 - a);
+    d[i + 2] = d[i + 2]! * a + 255 * (1 - a);
+    d[i + 3] = 255;
+  }
+  return small;
+}
+
+/** Puts an already-encoded JPEG thumbnail into the document (a browser worker encodes it with OffscreenCanvas). */
+export function attachThumbnail(psd: Psd, jpegBytes: Uint8Array, width: number, height: number): void {
+  psd.imageResources = { ...psd.imageResources, thumbnailRaw: { width, height, data: jpegBytes } };
+}
+
+/** The thumbnail encoded in pure JavaScript (jpeg-js), for Node. */
+function thumbnailOf(composite: Raster): { width: number; height: number; data: Uint8Array } {
+  const small = thumbnailPixels(composite);
+  const encoded = jpeg.encode({ width: small.width, height: small.height, data: small.data }, 85);
+  return { width: small.width, height: small.height, data: new Uint8Array(encoded.data) };
+}

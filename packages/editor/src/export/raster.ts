@@ -1,0 +1,221 @@
+/** RGBA pixels with straight (not premultiplied) alpha, rows top to bottom: the layout PSD and ImageData share. */
+export interface Raster {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export type Rgba = readonly [number, number, number, number];
+
+export function createRaster(width: number, height: number, fill?: Rgba): Raster {
+  const data = new Uint8ClampedArray(Math.max(0, width * height * 4));
+  if (fill) {
+    for (let i = 0; i < data.length; i += 4) {
+      data[i] = fill[0];
+      data[i + 1] = fill[1];
+      data[i + 2] = fill[2];
+      data[i + 3] = fill[3];
+    }
+  }
+  return { width, height, data };
+}
+
+/** '#rgb', '#rrggbb' or '#rrggbbaa' to RGBA bytes; anything else is black. */
+export function parseHexColor(color: string): Rgba {
+  const hex = color.trim().replace(/^#/, '');
+  const full =
+    hex.length === 3 || hex.length === 4
+      ? [...hex].map((c) => c + c).join('')
+      : hex.length === 6 || hex.length === 8
+        ? hex
+        : '000000';
+  const n = (i: number) => parseInt(full.slice(i, i + 2), 16);
+  const rgb = [n(0), n(2), n(4)].map((v) => (Number.isFinite(v) ? v : 0));
+  return [rgb[0]!, rgb[1]!, rgb[2]!, full.length === 8 ? n(6) : 255];
+}
+
+/** Coverage of a polygon (non-zero winding) sampled at pixel centres, inside `area` of the page. */
+export function fillPolygon(area: Rect, polygon: readonly Point[], color: Rgba): Raster {
+  const out = createRaster(area.width, area.height);
+  if (polygon.length < 3) return out;
+  const xs: number[] = [];
+  for (let row = 0; row < area.height; row++) {
+    const y = area.y + row + 0.5;
+    xs.length = 0;
+    for (let i = 0; i < polygon.length; i++) {
+      const a = polygon[i]!;
+      const b = polygon[(i + 1) % polygon.length]!;
+      if (a.y <= y !== b.y <= y) xs.push(a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x));
+    }
+    xs.sort((p, q) => p - q);
+    for (let k = 0; k + 1 < xs.length; k += 2) {
+      const from = Math.max(0, Math.ceil(xs[k]! - area.x - 0.5));
+      const to = Math.min(area.width - 1, Math.ceil(xs[k + 1]! - area.x - 0.5) - 1);
+      for (let col = from; col <= to; col++) setPixel(out, col, row, color);
+    }
+  }
+  return out;
+}
+
+/** A closed polygon outline `width` pixels wide, centred on the edges (as a canvas stroke draws it). */
+export function strokePolygon(area: Rect, polygon: readonly Point[], width: number, color: Rgba): Raster {
+  const out = createRaster(area.width, area.height);
+  const half = width / 2;
+  const half2 = half * half;
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % polygon.length]!;
+    const x0 = Math.max(0, Math.floor(Math.min(a.x, b.x) - half - area.x));
+    const x1 = Math.min(area.width - 1, Math.ceil(Math.max(a.x, b.x) + half - area.x));
+    const y0 = Math.max(0, Math.floor(Math.min(a.y, b.y) - half - area.y));
+    const y1 = Math.min(area.height - 1, Math.ceil(Math.max(a.y, b.y) + half - area.y));
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const len2 = dx * dx + dy * dy || 1;
+    // Sample a hair off the pixel centre, so that an odd width on a whole-pixel edge covers exactly `width` pixels.
+    for (let row = y0; row <= y1; row++) {
+      const py = area.y + row + 0.501;
+      for (let col = x0; col <= x1; col++) {
+        const px = area.x + col + 0.501;
+        const t = Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / len2));
+        const ex = a.x + t * dx - px;
+        const ey = a.y + t * dy - py;
+        if (ex * ex + ey * ey <= half2) setPixel(out, col, row, color);
+      }
+    }
+  }
+  return out;
+}
+
+function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
+  const i = (y * r.width + x) * 4;
+  r.data[i] = c[0];
+  r.data[i + 1] = c[1];
+  r.data[i + 2] = c[2];
+  r.data[i + 3] = c[3];
+}
+
+/** The smallest rectangle holding every pixel with alpha above zero, or null when all are transparent. */
+export function opaqueBounds(r: Raster): Rect | null {
+  let minX = r.width;
+  let minY = r.height;
+  let maxX = -1;
+  let maxY = -1;
+  for (let y = 0; y < r.height; y++) {
+    let i = y * r.width * 4 + 3;
+    for (let x = 0; x < r.width; x++, i += 4) {
+      if (r.data[i] !== 0) {
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+    }
+  }
+  return maxX < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+export function cropRaster(r: Raster, rect: Rect): Raster {
+  const out = createRaster(rect.width, rect.height);
+  for (let y = 0; y < rect.height; y++) {
+    const from = ((rect.y + y) * r.width + rect.x) * 4;
+    out.data.set(r.data.subarray(from, from + rect.width * 4), y * rect.width * 4);
+  }
+  return out;
+}
+
+/**
+ * Draws `src`, whose top-left sits at (left, top) of `dst`, over `dst` (source-over on straight alpha). `opacity`
+ * scales the source; `clip`, when given, is a page-sized alpha raster the source is multiplied by (a clipping mask).
+ */
+export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: Raster): void {
+  const x0 = Math.max(0, left);
+  const y0 = Math.max(0, top);
+  const x1 = Math.min(dst.width, left + src.width);
+  const y1 = Math.min(dst.height, top + src.height);
+  const d = dst.data;
+  const s = src.data;
+  const k = clip?.data;
+  for (let y = y0; y < y1; y++) {
+    let di = (y * dst.width + x0) * 4;
+    let si = ((y - top) * src.width + (x0 - left)) * 4;
+    for (let x = x0; x < x1; x++, di += 4, si += 4) {
+      let sa = s[si + 3]! * opacity;
+      if (k) sa = (sa * k[di + 3]!) / 255;
+      if (sa <= 0) continue;
+      if (sa >= 255 || d[di + 3] === 0) {
+        d[di] = s[si]!;
+        d[di + 1] = s[si + 1]!;
+        d[di + 2] = s[si + 2]!;
+        d[di + 3] = sa >= 255 ? 255 : sa;
+        continue;
+      }
+      const as = sa / 255;
+      const ad = (d[di + 3]! / 255) * (1 - as);
+      const a = as + ad;
+      d[di] = (s[si]! * as + d[di]! * ad) / a;
+      d[di + 1] = (s[si + 1]! * as + d[di + 1]! * ad) / a;
+      d[di + 2] = (s[si + 2]! * as + d[di + 2]! * ad) / a;
+      d[di + 3] = a * 255;
+    }
+  }
+}
+
+/** Box-sampled downscale to fit inside `longest` pixels on the longest side (for thumbnails). */
+export function downscale(r: Raster, longest: number): Raster {
+  const scale = Math.min(1, longest / Math.max(r.width, r.height));
+  const w = Math.max(1, Math.round(r.width * scale));
+  const h = Math.max(1, Math.round(r.height * scale));
+  const out = createRaster(w, h);
+  for (let y = 0; y < h; y++) {
+    const sy0 = Math.floor((y * r.height) / h);
+    const sy1 = Math.max(sy0 + 1, Math.floor(((y + 1) * r.height) / h));
+    for (let x = 0; x < w; x++) {
+      const sx0 = Math.floor((x * r.width) / w);
+      const sx1 = Math.max(sx0 + 1, Math.floor(((x + 1) * r.width) / w));
+      let rr = 0;
+      let gg = 0;
+      let bb = 0;
+      let aa = 0;
+      // Sample a 3x3 grid of the source box: enough for a 160 px preview and cheap on a full page.
+      for (let j = 0; j < 3; j++) {
+        const sy = Math.min(r.height - 1, sy0 + Math.floor(((sy1 - sy0) * (j + 0.5)) / 3));
+        for (let i = 0; i < 3; i++) {
+          const sx = Math.min(r.width - 1, sx0 + Math.floor(((sx1 - sx0) * (i + 0.5)) / 3));
+          const si = (sy * r.width + sx) * 4;
+          const a = r.data[si + 3]!;
+          rr += r.data[si]! * a;
+          gg += r.data[si + 1]! * a;
+          bb += r.data[si + 2]! * a;
+          aa += a;
+        }
+      }
+      const o = (y * w + x) * 4;
+      if (aa > 0) {
+        out.data[o] = rr / aa;
+        out.data[o + 1] = gg / aa;
+        out.data[o + 2] = bb / aa;
+      }
+      out.data[o + 3] = aa / 9;
+    }
+  }
+  return out;
+}
+
+/** Multiplies every alpha by `opacity` (0..1): how an imported layer's opacity becomes part of its pixels. */
+export function bakeOpacity(r: Raster, opacity: number): void {
+  if (opacity >= 1) return;
+  for (let i = 3; i < r.data.length; i += 4) r.data[i] = r.data[i]! * opacity;
+}

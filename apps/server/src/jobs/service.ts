@@ -219,8 +219,18 @@ export class JobService {
     await refresh();
   }
 
-  /** Ends every open stream, stops the pool (running jobs stay IN_PROGRESS for recovery) and the queues. */
-  async close(): Promise<void> {
+  private closing: Promise<void> | undefined;
+
+  /**
+   * Ends every open stream, stops the pool (running jobs stay IN_PROGRESS for recovery) and the queues. Runs
+   * once (preClose, so open streams do not hold the server open; onClose again is a no-op).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     for (const res of [...this.streams]) {
       this.streams.delete(res);
       res.end();

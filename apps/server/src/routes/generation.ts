@@ -40,6 +40,8 @@ function jobId(request: FastifyRequest): string {
  * JSON error before anything is charged. Plus re-attach, cancel and the list of active jobs.
  */
 export function generationRoutes(app: FastifyInstance, jobs: JobService): void {
+  // Streams are long-lived: end them (and stop the pool) before the server waits for open connections.
+  app.addHook('preClose', async () => jobs.close());
   for (const [path, kind] of Object.entries(GENERATION_ENDPOINTS)) {
     app.post(path, async (request: FastifyRequest, reply: FastifyReply) => {
       const user = requireUser(request);

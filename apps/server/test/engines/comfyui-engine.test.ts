@@ -167,6 +167,16 @@ describe('ComfyUI engine against a fake server', () => {
     fake = await new FakeComfyUI().start(); // for afterEach
   });
 
+  it('does not submit when the socket drops while inputs upload', async () => {
+    fake.dropSocketsOnUpload = true;
+    const task = { ...txt2img, kind: 'img2img' as const, image: await gradientPng(32, 32), strength: 0.5 };
+    await expect(engine.run(task, recorder(), live())).rejects.toMatchObject({
+      code: 'connection_lost',
+      message: `Lost the connection to ComfyUI at ${fake.url} before the job was sent`,
+    });
+    expect(fake.requests.some((r) => r.path === '/prompt' && r.method === 'POST')).toBe(false);
+  });
+
   it('times out a job that never finishes', async () => {
     fake.nextFailure = { kind: 'stall' };
     const impatient = new ComfyUiEngine({ servers: [fake.url], ...fast, idleTimeoutMs: 50, jobTimeoutMs: 300 });

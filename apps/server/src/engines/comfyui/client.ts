@@ -136,6 +136,8 @@ export class ComfyClient {
       signal.addEventListener('abort', onAbort, { once: true });
       ws.once('open', () => {
         signal.removeEventListener('abort', onAbort);
+        // Later socket errors are followed by 'close', which the tracker handles; without a listener they would throw.
+        ws.on('error', () => undefined);
         ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
         resolve(ws);
       });

@@ -236,6 +236,7 @@ export class ComfyUiEngine implements Engine {
       const graph = plan.build(uploaded, { files: this.files, filenamePrefix: `koma/${promptId}` });
       const classes = Object.fromEntries(Object.entries(graph).map(([id, node]) => [id, node.class_type]));
       tracker = new PromptTracker(ws, client, promptId, classes, events, signal, this.tracking);
+      if (tracker.finished) await tracker.done; // Rejects: the socket is already gone, so do not submit.
       events.onProgress({ logs: [`Queued on ${client.service}`] });
       try {
         await client.submit(graph, clientId, promptId, signal);

@@ -66,6 +66,15 @@ export class PromptTracker {
       opts.jobTimeoutMs,
     );
     this.touch();
+    // The socket may have dropped while inputs were uploading, before anyone listened for 'close'.
+    if (ws.readyState !== ws.OPEN) {
+      this.fail(new EngineError('connection_lost', `Lost the connection to ${client.service} before the job was sent`));
+    }
+  }
+
+  /** True once the outcome is known (`done` has settled). */
+  get finished(): boolean {
+    return this.settled;
   }
 
   /** Call once POST /prompt succeeded: from now on a cancel must reach the server. */

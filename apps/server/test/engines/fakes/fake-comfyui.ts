@@ -91,6 +91,8 @@ export class FakeComfyUI {
   nextFailure: Failure | undefined;
   /** Replies with JSON of the wrong shape on this route (malformed-reply tests). */
   corrupt: 'submit' | 'history' | undefined;
+  /** Closes every WebSocket when an input is uploaded (answering the upload a little later). */
+  dropSocketsOnUpload = false;
   /** While true, prompts stay pending (to observe IN_QUEUE and cancel before start). */
   holdQueue = false;
   private server!: Server;
@@ -278,6 +280,10 @@ export class FakeComfyUI {
       name = file.name.replace(/(\.[^.]*)?$/, ` (${n})$1`);
     }
     this.uploads.set(this.key(subfolder, name), bytes);
+    if (this.dropSocketsOnUpload) {
+      for (const { ws } of this.sockets.values()) ws.terminate();
+      await delay(50);
+    }
     sendJson(res, 200, { name, subfolder, type: 'input' });
   }
 

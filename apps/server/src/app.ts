@@ -66,6 +66,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
     // While shutting down, new requests get 503 and requests in flight finish.
     return503OnClosing: true,
   });

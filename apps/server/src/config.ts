@@ -36,6 +36,8 @@ export interface ServerConfig {
   sessionDays: number;
   /** Set the Secure flag on the session cookie. */
   cookieSecure: boolean;
+  /** Trust X-Forwarded-* from a reverse proxy (client IP for the rate limit, protocol). */
+  trustProxy: boolean;
   /** Origins allowed on state-changing requests besides the request's own host. */
   allowedOrigins: string[];
   /** Folder of the built web app; served with an SPA fallback when it exists. */
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     sessionDays: int(env, 'SESSION_DAYS', 30, 1),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
     allowedOrigins,
     webDist: path.resolve(text(env, 'WEB_DIST') ?? path.join(serverRoot, '..', 'web', 'dist')),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',

@@ -419,6 +419,25 @@ describe.each(backends)('API on %s', (backendName) => {
       await expect(ledger.charge(user.id, -1, 'negative', 'job-c')).rejects.toMatchObject({ statusCode: 400 });
       expect(await ledger.balance(user.id)).toEqual({ credits: 100, purchasedCredits: 50 });
     });
+    it('charges inside a caller transaction that rolls back as a whole', async () => {
+      const c = client();
+      const user = await c.signUp('within@example.com');
+      const { ledger, database } = app.koma;
+      await expect(
+        database.db.transaction().execute(async (trx) => {
+          await ledger.chargeWithin(trx, user.id, 40, 'job', 'job-rolled-back');
+          throw new Error('job insert failed');
+        }),
+      ).rejects.toThrow('job insert failed');
+      expect(await ledger.balance(user.id)).toEqual({ credits: 100, purchasedCredits: 0 });
+      await database.db.transaction().execute((trx) => ledger.chargeWithin(trx, user.id, 40, 'job', 'job-kept'));
+      expect(await ledger.balance(user.id)).toEqual({ credits: 60, purchasedCredits: 0 });
+      const { refunded } = await database.db
+        .transaction()
+        .execute((trx) => ledger.refundWithin(trx, user.id, 40, 'failed', 'job-kept'));
+      expect(refunded).toBe(40);
+      expect(await ledger.balance(user.id)).toEqual({ credits: 100, purchasedCredits: 0 });
+    });
   });
 
   describe('preferences and flow images', () => {

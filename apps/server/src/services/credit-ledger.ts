@@ -55,13 +55,25 @@ export class CreditLedger {
    * `ref` names what was paid for (a job id) so a refund can find it.
    */
   async charge(userId: string, amount: number, reason: string, ref: string): Promise<CreditBalance> {
+    return this.db.transaction().execute((trx) => this.chargeWithin(trx, userId, amount, reason, ref));
+  }
+
+  /**
+   * `charge` inside a transaction the caller already holds, so that paying and what is paid for (a job
+   * row) commit or roll back together. Pass the transaction, not the plain database handle.
+   */
+  async chargeWithin(
+    trx: Database,
+    userId: string,
+    amount: number,
+    reason: string,
+    ref: string,
+  ): Promise<CreditBalance> {
     positiveAmount(amount);
-    return this.db.transaction().execute(async (trx) => {
-      const current = await this.lockedBalance(trx, userId);
-      if (current.credits + current.purchasedCredits < amount) throw notEnoughCredits();
-      const fromCredits = Math.min(current.credits, amount);
-      return this.write(trx, userId, 'charge', -fromCredits, -(amount - fromCredits), reason, ref);
-    });
+    const current = await this.lockedBalance(trx, userId);
+    if (current.credits + current.purchasedCredits < amount) throw notEnoughCredits();
+    const fromCredits = Math.min(current.credits, amount);
+    return this.write(trx, userId, 'charge', -fromCredits, -(amount - fromCredits), reason, ref);
   }
 
   /**
@@ -75,29 +87,38 @@ export class CreditLedger {
     reason: string,
     ref: string,
   ): Promise<{ refunded: number; balance: CreditBalance }> {
+    return this.db.transaction().execute((trx) => this.refundWithin(trx, userId, amount, reason, ref));
+  }
+
+  /** `refund` inside a transaction the caller already holds (e.g. with marking a job failed). */
+  async refundWithin(
+    trx: Database,
+    userId: string,
+    amount: number,
+    reason: string,
+    ref: string,
+  ): Promise<{ refunded: number; balance: CreditBalance }> {
     positiveAmount(amount);
-    return this.db.transaction().execute(async (trx) => {
-      const current = await this.lockedBalance(trx, userId);
-      const rows = await trx
-        .selectFrom('credit_ledger')
-        .select(['kind', 'credits_delta', 'purchased_delta'])
-        .where('user_id', '=', userId)
-        .where('ref', '=', ref)
-        .where('kind', 'in', ['charge', 'refund'])
-        .execute();
-      let openCredits = 0;
-      let openPurchased = 0;
-      for (const row of rows) {
-        openCredits -= Number(row.credits_delta);
-        openPurchased -= Number(row.purchased_delta);
-      }
-      const refundable = Math.max(0, openCredits) + Math.max(0, openPurchased);
-      const refunded = Math.min(amount, refundable);
-      if (refunded === 0) return { refunded: 0, balance: current };
-      const toPurchased = Math.min(refunded, Math.max(0, openPurchased));
-      const balance = await this.write(trx, userId, 'refund', refunded - toPurchased, toPurchased, reason, ref);
-      return { refunded, balance };
-    });
+    const current = await this.lockedBalance(trx, userId);
+    const rows = await trx
+      .selectFrom('credit_ledger')
+      .select(['kind', 'credits_delta', 'purchased_delta'])
+      .where('user_id', '=', userId)
+      .where('ref', '=', ref)
+      .where('kind', 'in', ['charge', 'refund'])
+      .execute();
+    let openCredits = 0;
+    let openPurchased = 0;
+    for (const row of rows) {
+      openCredits -= Number(row.credits_delta);
+      openPurchased -= Number(row.purchased_delta);
+    }
+    const refundable = Math.max(0, openCredits) + Math.max(0, openPurchased);
+    const refunded = Math.min(amount, refundable);
+    if (refunded === 0) return { refunded: 0, balance: current };
+    const toPurchased = Math.min(refunded, Math.max(0, openPurchased));
+    const balance = await this.write(trx, userId, 'refund', refunded - toPurchased, toPurchased, reason, ref);
+    return { refunded, balance };
   }
 
   /** The user's ledger, newest first. */

@@ -69,6 +69,10 @@ describe('ComfyUI engine against a fake server', () => {
       expect.arrayContaining(['Progress: 1/4', 'Progress: 4/4', 'Running KSampler (node 6)']),
     );
     expect(events.events.some((e) => e.progress === 1)).toBe(true);
+    // The VAE decode's tiles after sampling are logged but do not move the bar back.
+    expect(events.logs()).toContain('VAEDecode: 1 of 2');
+    const ratios = events.events.flatMap((e) => (e.progress === undefined ? [] : [e.progress]));
+    expect(ratios).toEqual([...ratios].sort((a, b) => a - b));
     const preview = events.events.find((e) => e.preview)?.preview;
     expect(preview?.mime).toBe('image/jpeg');
     const submit = fake.requests.find((r) => r.method === 'POST' && r.path === '/prompt')?.body as Record<
@@ -79,6 +83,13 @@ describe('ComfyUI engine against a fake server', () => {
     expect(submit.prompt_id).toMatch(/^[0-9a-f-]{36}$/);
     // The history entry is deleted after the outputs were read.
     await expect.poll(() => fake.requests.some((r) => r.path === '/history' && r.method === 'POST')).toBe(true);
+  });
+
+  it('reports an upscaler tile progress as Progress when there is no sampler', async () => {
+    const events = recorder();
+    const result = await engine.run({ kind: 'upscale', image: await gradientPng(20, 10), scale: 2 }, events, live());
+    expect(events.logs()).toEqual(expect.arrayContaining(['Progress: 1/2', 'Progress: 2/2']));
+    expect([result.images[0]!.width, result.images[0]!.height]).toEqual([40, 20]);
   });
 
   it('uploads the image and a feathered mask for inpaint, and returns the image size', async () => {

@@ -41,6 +41,8 @@ export class PromptTracker {
   private submitted = false;
   private polling = false;
   private lastEventAt = 0;
+  /** With a sampler in the graph, only its steps count as `Progress: n/m`. */
+  private readonly hasSampler: boolean;
 
   constructor(
     private readonly ws: WebSocket,
@@ -51,6 +53,7 @@ export class PromptTracker {
     private readonly signal: AbortSignal,
     private readonly opts: TrackerOptions,
   ) {
+    this.hasSampler = Object.values(nodeClasses).includes('KSampler');
     this.done = new Promise<void>((resolve, reject) => {
       this.resolveDone = resolve;
       this.rejectDone = reject;
@@ -124,6 +127,12 @@ export class PromptTracker {
       case 'progress': {
         const p = zProgressData.safeParse(payload);
         if (!p.success || p.data.max <= 0) break;
+        const node = p.data.node ?? undefined;
+        if (this.hasSampler && node !== undefined && this.nodeClasses[node] !== 'KSampler') {
+          // Tiles of a VAE or upscaler after sampling would send the bar back to 0; log them without a ratio.
+          this.events.onProgress({ logs: [`${this.nodeClasses[node] ?? 'node'}: ${p.data.value} of ${p.data.max}`] });
+          break;
+        }
         this.events.onProgress({
           logs: [`Progress: ${p.data.value}/${p.data.max}`],
           progress: Math.min(1, p.data.value / p.data.max),

@@ -458,6 +458,10 @@ export class FakeComfyUI {
           if (failure?.kind === 'drop_socket_then_finish' && v === 1) this.sockets.get(c)?.ws.terminate();
         }
       }
+      if (node.class_type === 'ImageUpscaleWithModel' || node.class_type === 'VAEDecode') {
+        // Tiled nodes report their own progress through comfy.utils.ProgressBar.
+        for (let v = 1; v <= 2; v++) await event('progress', { value: v, max: 2, node: id });
+      }
       if (OUTPUT_NODES.has(node.class_type)) {
         const images = await this.saveOutputs(item.graph, node, node.class_type === 'SaveImage' ? 'output' : 'temp');
         outputs[id] = { images };

@@ -1,0 +1,948 @@
+// The generation flows of the editor (issue 9): generating into layers at the pointer or into a panel,
+// regeneration, inpaint/outpaint, variations, faces, upscale, background removal, instruction edits, pose; live
+// processing state per layer, jobs that survive a reload, and the credits/subscription dialogs.
+import {
+  FACE_ENHANCE_CROP_SIZE,
+  FACE_FIX_STEPS,
+  OPENPOSE_COLORS,
+  OPENPOSE_LIMBS,
+  OUTPAINT_BLUR,
+  OUTPAINT_DEFAULT_OVERLAP,
+  OUTPAINT_MIN_STEPS,
+  PANEL_GENERATE_KEEP_VARIATIONS,
+  SUBSCRIPTION_REQUIRED,
+  UPSCALE_FACTOR,
+  VARIATIONS_NUM_IMAGES,
+  VARIATIONS_STRENGTH,
+  zFaceDetection,
+  type EditModelId,
+  type FaceDetection,
+  type GenerationParams,
+  type RequestKind,
+} from '@koma/domain';
+import {
+  addImage,
+  addVariations,
+  changeVariation,
+  cycledIndex,
+  dropVariation,
+  hitLayer,
+  pairPose,
+  removeLayers,
+  setFaces,
+  swapVariationImage,
+  type LayerNode,
+} from '@koma/editor';
+import { isApiError } from '../api/ApiError.ts';
+import type { FetchLike } from '../api/http.ts';
+import { loadImageById } from '../api/imageLoader.ts';
+import type { Plan } from '../api/types.ts';
+import type { EditorSession, GenerationActions } from '../editor/session.ts';
+import { i18n } from '../i18n/index.ts';
+import { addEstimatedPose } from './pose.ts';
+import { gridSize, maskBounds, renderMask } from './mask.ts';
+import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
+import { fullPrompt, paramsOf, quote, regenerateTxt2img, txt2imgPayload, type Source } from './requests.ts';
+import { SettingsStore } from './settings.ts';
+import { JobFailedError, StreamEndedError, attachJob, submitJob, type StreamOptions } from './stream.ts';
+
+/** What the controller needs from the signed-in account. */
+export interface AccountPort {
+  plan(): Plan | null;
+  refreshCredits(): Promise<void>;
+}
+
+export type PlanDialog = 'credits' | 'subscription' | null;
+
+/** What to do with a job's output; kept in storage so a reload can finish the job. */
+export type JobOp =
+  | { op: 'generate'; layerId: string; created: boolean; keepLast?: number; params: GenerationParams }
+  | { op: 'variations'; layerId: string; params?: GenerationParams; placeholder?: boolean }
+  | { op: 'upscale'; layerId: string }
+  | { op: 'background'; layerId: string }
+  | { op: 'faces'; layerId: string; variationId: string }
+  | { op: 'pose'; layerId: string };
+
+interface StoredJob {
+  jobId: string;
+  workspaceId: string;
+  job: JobOp;
+  estimate: number;
+}
+
+const JOBS_KEY = 'koma.generation.jobs';
+const OUTPAINT_PADDING = 128;
+
+interface OutputImage {
+  id: string;
+  width?: number;
+  height?: number;
+  seed?: number;
+}
+
+function imagesOf(output: unknown): OutputImage[] {
+  const images = (output as { images?: unknown } | null)?.images;
+  if (!Array.isArray(images)) return [];
+  return images.filter((i): i is OutputImage => typeof (i as { id?: unknown })?.id === 'string');
+}
+
+const registry = new WeakMap<EditorSession, GenerationController>();
+
+/** The controller of a session (the tabs and buttons find it here). */
+export function controllerOf(session: EditorSession): GenerationController | undefined {
+  return registry.get(session);
+}
+
+export class GenerationController implements GenerationActions {
+  readonly settings: SettingsStore;
+  private dialogValue: PlanDialog = null;
+  private readonly dialogListeners = new Set<() => void>();
+  private readonly aborts = new Map<string, AbortController>();
+  private readonly fetch: FetchLike | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly session: EditorSession,
+    private readonly account: AccountPort,
+    options: { fetch?: FetchLike; settings?: SettingsStore } = {},
+  ) {
+    this.settings = options.settings ?? new SettingsStore();
+    this.fetch = options.fetch;
+    registry.set(session, this);
+  }
+
+  // ---- dialogs ---------------------------------------------------------------------------------------------
+
+  get dialog(): PlanDialog {
+    return this.dialogValue;
+  }
+
+  setDialog(value: PlanDialog): void {
+    this.dialogValue = value;
+    for (const l of this.dialogListeners) l();
+  }
+
+  onDialog(listener: () => void): () => void {
+    this.dialogListeners.add(listener);
+    return () => this.dialogListeners.delete(listener);
+  }
+
+  // ---- GenerationActions (keys g, v, e) --------------------------------------------------------------------
+
+  /** `g`: into the panel under the pointer, regenerate the generated image under it, or a new layer there. */
+  generateAtPointer(): void {
+    const s = this.settings.state;
+    if (s.diffusion.prompt.trim() === '') return; // editor.md §5: an empty prompt creates nothing
+    const doc = this.session.editor.doc;
+    const root = this.session.activeRoot();
+    const at = this.session.ui.state.pointer ?? this.viewCentre();
+    const panelId = hitLayer(doc, root, at, (n) => n.type === 'PANEL');
+    if (panelId) {
+      void this.generateIntoPanel(panelId);
+      return;
+    }
+    const imageId = hitLayer(doc, root, at, (n) => n.type === 'IMAGE');
+    const image = imageId ? doc.layers[imageId] : undefined;
+    if (image?.type === 'IMAGE' && image.data.params && image.data.variations.length > 0) {
+      void this.regenerate(image.id);
+      return;
+    }
+    void this.generateNew(at);
+  }
+
+  /** `v`: generate from the selected pose or sketch layer (quality tags on), pairing the result with it. */
+  generateFromPoseOrSketch(): void {
+    const id = this.session.ui.state.selection[0];
+    const node = id ? this.session.editor.doc.layers[id] : undefined;
+    if (node?.type !== 'POSE' && node?.type !== 'SKETCH') return;
+    if (this.settings.state.diffusion.prompt.trim() === '') return;
+    void this.generateFromControl(node);
+  }
+
+  /** `e`: estimate the pose of the selected image (a pose layer is added over it). */
+  estimatePose(): void {
+    const id = this.session.ui.state.selection[0];
+    const node = id ? this.session.editor.doc.layers[id] : undefined;
+    if (node?.type !== 'IMAGE') return;
+    void this.poseOf(node.id);
+  }
+
+  // ---- the cost shown on the Generate button ---------------------------------------------------------------
+
+  /** Credits the `g` request with the current settings costs, or null while it is not valid (empty prompt). */
+  currentQuote(): number | null {
+    return quote('txt2img', txt2imgPayload(this.settings.state));
+  }
+
+  quoteOf(kind: RequestKind, payload: unknown): number | null {
+    return quote(kind, payload, this.settings.state.diffusion.prompt);
+  }
+
+  // ---- generation into layers ------------------------------------------------------------------------------
+
+  private viewCentre(): { x: number; y: number } {
+    const v = this.session.view();
+    return {
+      x: (this.session.viewport.width / 2 - v.x) / v.zoom,
+      y: (this.session.viewport.height / 2 - v.y) / v.zoom,
+    };
+  }
+
+  /** A new image layer of the chosen size centred on a point. */
+  async generateNew(at: { x: number; y: number }, source: Source = 'prompt'): Promise<void> {
+    const s = this.settings.state;
+    const payload = txt2imgPayload(s, source);
+    const { width, height } = s.diffusion.dimension;
+    const params = paramsOf(s.diffusion, String(payload.prompt), 'txt2img');
+    const result = this.session.editor.execute(addImage, {
+      parentId: this.session.activeRoot(),
+      transform: { x: at.x - width / 2, y: at.y - height / 2, size: { width, height } },
+      params,
+      name: s.diffusion.prompt.slice(0, 60),
+    });
+    if (!result.ok) return;
+    this.session.ui.update({ selection: [result.value] });
+    await this.runAndApply('/api/diffusion/txt2img', payload, estimateMs(s.diffusion.batchSize), {
+      op: 'generate',
+      layerId: result.value,
+      created: true,
+      params,
+    });
+  }
+
+  /** Into a panel: clipped to it, locked and selected; the panel's image keeps its last 4 variations. */
+  async generateIntoPanel(panelId: string): Promise<void> {
+    const doc = this.session.editor.doc;
+    const panel = doc.layers[panelId];
+    if (panel?.type !== 'PANEL' || panel.parent === null) return;
+    const s = this.settings.state;
+    const existing = panel.clippedLayers
+      .map((id) => doc.layers[id])
+      .find((n): n is LayerNode<'IMAGE'> => n?.type === 'IMAGE' && n.data.params !== null);
+    if (existing && this.session.ui.state.processing[existing.id]) return;
+    const count = existing?.data.variations.length ?? 0;
+    const payload = { ...txt2imgPayload(s), seed: regenerationSeed(s.diffusion.seed, count) };
+    const params = paramsOf(s.diffusion, String(payload.prompt), 'txt2img');
+    let layerId = existing?.id;
+    let created = false;
+    if (!layerId) {
+      const { width, height } = s.diffusion.dimension;
+      const box = panel.transform;
+      const scale = Math.max(box.size.width / width, box.size.height / height);
+      const size = { width: width * scale, height: height * scale };
+      const result = this.session.editor.execute(addImage, {
+        parentId: panel.parent,
+        transform: {
+          x: box.x + (box.size.width - size.width) / 2,
+          y: box.y + (box.size.height - size.height) / 2,
+          size,
+        },
+        params,
+        clipTo: panel.id,
+        locked: true,
+        name: s.diffusion.prompt.slice(0, 60),
+      });
+      if (!result.ok) return;
+      layerId = result.value;
+      created = true;
+    }
+    this.session.ui.update({ selection: [layerId] });
+    await this.runAndApply('/api/diffusion/txt2img', payload, estimateMs(s.diffusion.batchSize), {
+      op: 'generate',
+      layerId,
+      created,
+      keepLast: PANEL_GENERATE_KEEP_VARIATIONS,
+      params,
+    });
+  }
+
+  /** Regenerates a layer by its params type (txt2img, inpaint, face enhance), seed + the count of variations. */
+  async regenerate(layerId: string): Promise<void> {
+    const node = this.imageLayer(layerId);
+    const params = node?.data.params;
+    if (!node || !params || this.session.ui.state.processing[layerId]) return;
+    const count = node.data.variations.length;
+    const keepLast =
+      node.clipTarget && this.session.editor.doc.layers[node.clipTarget]?.type === 'PANEL'
+        ? PANEL_GENERATE_KEEP_VARIATIONS
+        : undefined;
+    const seed = regenerationSeed(params.seed, count);
+    const job: JobOp = { op: 'generate', layerId, created: false, params, ...(keepLast ? { keepLast } : {}) };
+    if (params.type === 'inpaint' && params.inpaintMask && params.referenceImages[0]) {
+      const payload = {
+        prompt: params.prompt,
+        negative_prompt: params.negative_prompt,
+        model: params.model,
+        width: params.width,
+        height: params.height,
+        image: params.referenceImages[0],
+        mask: params.inpaintMask,
+        num_images: params.numImages,
+        strength: params.strength,
+        lightning: params.lightning,
+        loras: params.loras,
+        steps: params.steps,
+        cfg: params.cfg,
+        seed,
+      };
+      await this.runAndApply('/api/diffusion/inpaint', payload, estimateMs(params.numImages), job);
+      return;
+    }
+    if (params.type === 'face enhance' && params.referenceImages[0]) {
+      await this.runAndApply(
+        '/api/diffusion/face_edit',
+        this.faceEditPayload(params.referenceImages[0], 0, seed),
+        estimateMs(1),
+        job,
+      );
+      return;
+    }
+    await this.runAndApply(
+      '/api/diffusion/txt2img',
+      regenerateTxt2img(params, count),
+      estimateMs(params.numImages),
+      job,
+    );
+  }
+
+  private async generateFromControl(node: LayerNode<'POSE'> | LayerNode<'SKETCH'>): Promise<void> {
+    const s = this.settings.state;
+    const isPose = node.type === 'POSE';
+    const image = isPose ? renderPose(node) : renderSketch(node);
+    const payload = {
+      ...txt2imgPayload(s, isPose ? 'pose' : 'sketch'),
+      width: s.diffusion.dimension.width,
+      height: s.diffusion.dimension.height,
+      controlnets: [
+        {
+          model: isPose ? 'controlnet-openpose' : 'controlnet-anytest',
+          image,
+          strength: isPose ? s.diffusion.poseStrength : s.diffusion.sketchStrength,
+        },
+      ],
+    };
+    const paired = isPose ? node.data.pairedLayerId : node.data.imgLayerId;
+    const reuse = paired ? this.imageLayer(paired) : undefined;
+    const params = paramsOf(s.diffusion, String(payload.prompt), 'txt2img', { qualityTags: true, srcLayerId: node.id });
+    if (reuse) {
+      await this.runAndApply('/api/diffusion/txt2img', payload, estimateMs(s.diffusion.batchSize), {
+        op: 'generate',
+        layerId: reuse.id,
+        created: false,
+        params,
+      });
+      return;
+    }
+    const t = node.transform;
+    const result = this.session.editor.execute(addImage, {
+      parentId: node.parent ?? this.session.activeRoot(),
+      transform: { x: t.x + t.size.width + 20, y: t.y, size: { ...t.size } },
+      params,
+      name: s.diffusion.prompt.slice(0, 60),
+    });
+    if (!result.ok) return;
+    if (isPose) {
+      this.session.editor.execute(pairPose, { id: node.id, imageLayerId: result.value });
+    }
+    this.session.ui.update({ selection: [result.value] });
+    await this.runAndApply('/api/diffusion/txt2img', payload, estimateMs(s.diffusion.batchSize), {
+      op: 'generate',
+      layerId: result.value,
+      created: true,
+      params,
+    });
+  }
+
+  // ---- image operations on one layer -----------------------------------------------------------------------
+
+  private imageLayer(id: string): LayerNode<'IMAGE'> | undefined {
+    const node = this.session.editor.doc.layers[id];
+    return node?.type === 'IMAGE' ? node : undefined;
+  }
+
+  /** The shown variation's image id, or undefined for a layer with no data (the operation then does nothing). */
+  private currentImage(id: string): string | undefined {
+    const node = this.imageLayer(id);
+    return node?.data.variations[node.data.variationsIdx]?.id;
+  }
+
+  private busy(id: string): boolean {
+    return !!this.session.ui.state.processing[id];
+  }
+
+  /** Payload of an inpaint of the layer from its painted mask; null without strokes or data. */
+  inpaintPayload(layerId: string) {
+    const node = this.imageLayer(layerId);
+    const image = this.currentImage(layerId);
+    if (!node || !image || !maskBounds(node.data.maskParams.mask)) return null;
+    const d = this.settings.state.diffusion;
+    return {
+      prompt: node.data.params?.prompt ?? '',
+      negative_prompt: d.negativePrompt,
+      model: d.model,
+      width: gridSize(node.originalSize.width),
+      height: gridSize(node.originalSize.height),
+      image,
+      mask: 'MASK',
+      num_images: d.batchSize,
+      strength: d.inpaintStrength,
+      lightning: d.lightning,
+      ip_adapter_image: d.ipAdapterImage,
+      ip_adapter_strength: d.ipAdapterStrength,
+      loras: d.loras,
+      steps: d.lightning === 'none' ? d.steps : undefined,
+      cfg: d.lightning === 'none' ? d.cfg : undefined,
+      seed: d.seed,
+    };
+  }
+
+  /** Inpaint from the painted mask into a placeholder layer above; a failure removes the placeholder. */
+  async inpaint(layerId: string): Promise<void> {
+    const node = this.imageLayer(layerId);
+    const base = this.inpaintPayload(layerId);
+    if (!node || !base || this.busy(layerId)) return;
+    const prompt = String(base.prompt).trim() === '' ? fullPrompt(this.settings.state) : String(base.prompt);
+    const payload = { ...base, prompt, mask: renderMask(node.data.maskParams, node.originalSize) };
+    const params = paramsOf(this.settings.state.diffusion, prompt, 'inpaint', {
+      width: Number(payload.width),
+      height: Number(payload.height),
+      strength: this.settings.state.diffusion.inpaintStrength,
+      srcLayerId: node.id,
+      referenceImages: [String(payload.image)],
+    });
+    await this.intoPlaceholder(node, node.transform, '/api/diffusion/inpaint', payload, params);
+  }
+
+  /** Outpaint: the image grown by 128 px on every side (at least 30 steps, strength 1, overlap 0.05, blur 20). */
+  async outpaint(layerId: string): Promise<void> {
+    const node = this.imageLayer(layerId);
+    const image = this.currentImage(layerId);
+    if (!node || !image || this.busy(layerId)) return;
+    const d = this.settings.state.diffusion;
+    const pad = OUTPAINT_PADDING;
+    const payload = {
+      image,
+      model: d.model,
+      prompt: node.data.params?.prompt || fullPrompt(this.settings.state),
+      negative_prompt: d.negativePrompt,
+      left: pad,
+      top: pad,
+      right: pad,
+      bottom: pad,
+      overlap: OUTPAINT_DEFAULT_OVERLAP,
+      blur: OUTPAINT_BLUR,
+      steps: Math.max(OUTPAINT_MIN_STEPS, Math.min(30, d.steps)),
+      seed: d.seed,
+      loras: d.loras,
+    };
+    const sx = node.transform.size.width / node.originalSize.width;
+    const sy = node.transform.size.height / node.originalSize.height;
+    const t = node.transform;
+    const transform = {
+      x: t.x - pad * sx,
+      y: t.y - pad * sy,
+      size: { width: t.size.width + 2 * pad * sx, height: t.size.height + 2 * pad * sy },
+    };
+    const params = paramsOf(d, payload.prompt, 'inpaint', { strength: 1, srcLayerId: node.id, numImages: 1 });
+    await this.intoPlaceholder(node, transform, '/api/diffusion/outpaint', payload, params);
+  }
+
+  private async intoPlaceholder(
+    node: LayerNode<'IMAGE'>,
+    transform: LayerNode['transform'],
+    path: string,
+    payload: Record<string, unknown>,
+    params: GenerationParams,
+  ): Promise<void> {
+    const result = this.session.editor.execute(addImage, {
+      parentId: node.parent ?? this.session.activeRoot(),
+      transform,
+      params,
+      name: `${node.name} (inpaint)`.slice(0, 255),
+      ...(node.clipTarget ? { clipTo: node.clipTarget } : {}),
+    });
+    if (!result.ok) return;
+    this.session.ui.update({ selection: [result.value] });
+    await this.runAndApply(path, payload, estimateMs(Number(payload.num_images ?? 1)), {
+      op: 'variations',
+      layerId: result.value,
+      placeholder: true,
+      params,
+    });
+  }
+
+  /** Variations of the shown image: img2img at strength 0.5, 4 images, added to the layer. */
+  async variations(layerId: string): Promise<void> {
+    const payload = this.variationsPayload(layerId);
+    if (!payload || this.busy(layerId)) return;
+    await this.runAndApply('/api/diffusion/img2img', payload, estimateMs(VARIATIONS_NUM_IMAGES), {
+      op: 'variations',
+      layerId,
+    });
+  }
+
+  variationsPayload(layerId: string): Record<string, unknown> | null {
+    const node = this.imageLayer(layerId);
+    const image = this.currentImage(layerId);
+    if (!node || !image) return null;
+    const d = this.settings.state.diffusion;
+    const clamp = (v: number) => Math.min(4096, Math.max(256, Math.round(v)));
+    return {
+      model: node.data.params?.model ?? d.model,
+      prompt: node.data.params?.prompt || fullPrompt(this.settings.state) || 'variation',
+      negative_prompt: node.data.params?.negative_prompt ?? d.negativePrompt,
+      width: clamp(node.originalSize.width),
+      height: clamp(node.originalSize.height),
+      seed: d.seed,
+      num_images: VARIATIONS_NUM_IMAGES,
+      strength: VARIATIONS_STRENGTH,
+      image,
+      loras: node.data.params?.loras ?? d.loras,
+      lightning: d.lightning,
+    };
+  }
+
+  /** Image-to-image with the settings' prompt and img2img strength. */
+  async img2img(layerId: string): Promise<void> {
+    const base = this.variationsPayload(layerId);
+    const s = this.settings.state;
+    if (!base || this.busy(layerId) || s.diffusion.prompt.trim() === '') return;
+    const payload = {
+      ...base,
+      model: s.diffusion.model,
+      prompt: fullPrompt(s),
+      negative_prompt: s.diffusion.negativePrompt,
+      num_images: s.diffusion.batchSize,
+      strength: s.diffusion.img2imgStrength,
+      loras: s.diffusion.loras,
+    };
+    await this.runAndApply('/api/diffusion/img2img', payload, estimateMs(s.diffusion.batchSize), {
+      op: 'variations',
+      layerId,
+    });
+  }
+
+  refinePayload(layerId: string): Record<string, unknown> | null {
+    const image = this.currentImage(layerId);
+    if (!image) return null;
+    const node = this.imageLayer(layerId);
+    const s = this.settings.state;
+    return {
+      image,
+      model: node?.data.params?.model ?? s.diffusion.model,
+      prompt: node?.data.params?.prompt || fullPrompt(s),
+      negative_prompt: s.diffusion.negativePrompt,
+      seed: s.diffusion.seed,
+    };
+  }
+
+  async refine(layerId: string): Promise<void> {
+    const payload = this.refinePayload(layerId);
+    if (!payload || this.busy(layerId)) return;
+    await this.runAndApply('/api/diffusion/refine', payload, estimateMs(1), { op: 'variations', layerId });
+  }
+
+  async upscale(layerId: string): Promise<void> {
+    const image = this.currentImage(layerId);
+    if (!image || this.busy(layerId)) return;
+    await this.runAndApply('/api/upscale', { image, scale: UPSCALE_FACTOR }, estimateMs(), { op: 'upscale', layerId });
+  }
+
+  async removeBackground(layerId: string): Promise<void> {
+    const image = this.currentImage(layerId);
+    if (!image || this.busy(layerId)) return;
+    await this.runAndApply('/api/background', { image }, estimateMs(), { op: 'background', layerId });
+  }
+
+  editPayload(layerId: string, prompt: string, model: EditModelId): Record<string, unknown> | null {
+    const variationId = this.currentImage(layerId);
+    return variationId ? { prompt, variationId, model } : null;
+  }
+
+  async edit(layerId: string, prompt: string, model: EditModelId): Promise<void> {
+    const payload = this.editPayload(layerId, prompt, model);
+    if (!payload || prompt.trim() === '' || this.busy(layerId)) return;
+    await this.runAndApply('/api/edit', payload, estimateMs(1), { op: 'variations', layerId });
+  }
+
+  // ---- faces -----------------------------------------------------------------------------------------------
+
+  async detectFaces(layerId: string): Promise<void> {
+    const variationId = this.currentImage(layerId);
+    if (!variationId || this.busy(layerId)) return;
+    this.session.ui.notify(i18n.t('generation.faces.detecting'));
+    await this.runAndApply('/api/face_detection', { variationId }, estimateMs(), { op: 'faces', layerId, variationId });
+  }
+
+  private faceEditPayload(image: string, faceIndex: number, seed: number): Record<string, unknown> {
+    const s = this.settings.state;
+    return {
+      image,
+      model: s.diffusion.model,
+      prompt: s.face.prompt,
+      negative_prompt: s.face.negativePrompt,
+      face_width: FACE_ENHANCE_CROP_SIZE,
+      face_height: FACE_ENHANCE_CROP_SIZE,
+      face_index: faceIndex,
+      strength: Math.round(s.face.strength * 100),
+      seed,
+    };
+  }
+
+  /** Enhances one detected face (steps 15, strength 0.5, the face prompt, a 1024 crop) into a new variation. */
+  async enhanceFace(layerId: string, faceIndex: number): Promise<void> {
+    const node = this.imageLayer(layerId);
+    const image = this.currentImage(layerId);
+    if (!node || !image || this.busy(layerId)) return;
+    const faces = node.data.faceStore[image] ?? [];
+    if (faces.length === 0) {
+      this.session.ui.notify(i18n.t('generation.faces.none'), 'error');
+      return;
+    }
+    if (!faces[faceIndex]) {
+      this.session.ui.notify(i18n.t('generation.faces.missing'), 'error');
+      return;
+    }
+    const s = this.settings.state;
+    const params = paramsOf(s.diffusion, s.face.prompt, 'face enhance', {
+      negative_prompt: s.face.negativePrompt,
+      steps: FACE_FIX_STEPS,
+      strength: s.face.strength,
+      numImages: 1,
+      srcLayerId: layerId,
+      referenceImages: [image],
+    });
+    await this.runAndApply(
+      '/api/diffusion/face_edit',
+      this.faceEditPayload(image, faceIndex, s.diffusion.seed),
+      estimateMs(1),
+      {
+        op: 'variations',
+        layerId,
+        params,
+      },
+    );
+  }
+
+  // ---- pose ------------------------------------------------------------------------------------------------
+
+  private async poseOf(layerId: string): Promise<void> {
+    const image = this.currentImage(layerId);
+    if (!image || this.busy(layerId)) return;
+    await this.runAndApply('/api/pose', { image }, estimateMs(), { op: 'pose', layerId });
+  }
+
+  // ---- variations ← → --------------------------------------------------------------------------------------
+
+  /**
+   * Shows the next or previous variation: refused while processing; the image is fetched first, and a variation
+   * that fails to load is dropped with the index clamped.
+   */
+  async switchVariation(layerId: string, step: 1 | -1): Promise<void> {
+    const node = this.imageLayer(layerId);
+    if (!node || node.data.variations.length < 2 || this.busy(layerId)) return;
+    const index = cycledIndex(node.data.variationsIdx, node.data.variations.length, step);
+    const variation = node.data.variations[index];
+    if (!variation) return;
+    const url = await loadImageById(variation.id);
+    const now = this.imageLayer(layerId);
+    if (!now || now.data.variations[index]?.id !== variation.id) return;
+    if (!url) {
+      this.session.editor.execute(dropVariation, { id: layerId, index });
+      return;
+    }
+    this.session.editor.execute(changeVariation, { id: layerId, index });
+  }
+
+  // ---- running jobs ----------------------------------------------------------------------------------------
+
+  private streamOptions(
+    layerId: string,
+    estimate: number,
+    onJobId: (id: string) => void,
+  ): StreamOptions & { tracker: JobTracker } {
+    const abort = new AbortController();
+    this.aborts.get(layerId)?.abort();
+    this.aborts.set(layerId, abort);
+    const tracker = new JobTracker(
+      {
+        set: (state) => {
+          if (!this.disposed) this.session.ui.setProcessing(layerId, state);
+        },
+        started: () => void this.account.refreshCredits().catch(() => undefined),
+        now: () => Date.now(),
+      },
+      estimate,
+    );
+    let known: string | undefined;
+    return {
+      tracker,
+      signal: abort.signal,
+      ...(this.fetch ? { fetch: this.fetch } : {}),
+      onEvent: (event) => {
+        if (event.job_id && event.job_id !== known) {
+          known = event.job_id;
+          onJobId(event.job_id);
+        }
+        tracker.handle(event);
+      },
+    };
+  }
+
+  /** Submits a job for a layer, shows its progress, applies the output or undoes what it added. */
+  private async runAndApply(path: string, payload: unknown, estimate: number, job: JobOp): Promise<void> {
+    let jobId: string | undefined;
+    const options = this.streamOptions(job.layerId, estimate, (id) => {
+      jobId = id;
+      this.remember({ jobId: id, workspaceId: this.session.workspaceId, job, estimate });
+    });
+    options.tracker.begin();
+    const version = this.session.editor.version;
+    try {
+      let output: unknown;
+      try {
+        output = await submitJob(path, payload, options);
+      } catch (error) {
+        // A dropped connection is not a failed job: follow it again by id.
+        if (error instanceof StreamEndedError && error.jobId) output = await attachJob(error.jobId, options);
+        else throw error;
+      }
+      this.apply(job, output);
+    } catch (error) {
+      if (!options.signal?.aborted) this.failed(job, error, version);
+    } finally {
+      if (jobId) this.forget(jobId);
+      if (this.aborts.get(job.layerId)?.signal === options.signal) this.aborts.delete(job.layerId);
+      if (!this.disposed) this.session.ui.setProcessing(job.layerId, null);
+    }
+  }
+
+  private apply(job: JobOp, output: unknown): void {
+    const editor = this.session.editor;
+    if (!editor.doc.layers[job.layerId]) return; // the layer was removed meanwhile
+    switch (job.op) {
+      case 'generate':
+      case 'variations': {
+        const images = imagesOf(output);
+        if (images.length === 0) throw new Error('The job returned no images');
+        const params = 'params' in job && job.params ? { ...job.params } : undefined;
+        if (params && job.op === 'generate' && params.seed === -1 && typeof images[0]?.seed === 'number') {
+          params.seed = images[0].seed; // keep the seed actually used, so regeneration stays reproducible
+        }
+        editor.execute(addVariations, {
+          id: job.layerId,
+          imageIds: images.map((i) => i.id),
+          ...(params ? { params } : {}),
+          ...(job.op === 'generate' && job.keepLast ? { keepLast: job.keepLast } : {}),
+        });
+        return;
+      }
+      case 'upscale': {
+        const id = (output as { id?: unknown } | null)?.id;
+        if (typeof id !== 'string') throw new Error('The upscale returned no image');
+        editor.execute(addVariations, { id: job.layerId, imageIds: [id] });
+        return;
+      }
+      case 'background': {
+        const id = (output as { id?: unknown } | null)?.id;
+        if (typeof id !== 'string') throw new Error('The background removal returned no image');
+        editor.execute(swapVariationImage, { id: job.layerId, imageId: id });
+        return;
+      }
+      case 'faces': {
+        const raw = (output as { bboxes?: unknown } | null)?.bboxes;
+        const faces: FaceDetection[] = Array.isArray(raw)
+          ? raw.flatMap((b) => {
+              const parsed = zFaceDetection.safeParse(b);
+              return parsed.success ? [parsed.data] : [];
+            })
+          : [];
+        editor.execute(setFaces, { id: job.layerId, variationId: job.variationId, faces });
+        this.session.ui.notify(i18n.t('generation.faces.detected', { count: faces.length }));
+        return;
+      }
+      case 'pose':
+        this.placePose(job.layerId, output);
+        return;
+    }
+  }
+
+  private placePose(layerId: string, output: unknown): void {
+    const node = this.imageLayer(layerId);
+    const result = output as {
+      pose?: { bodies?: { candidate?: unknown; subset?: unknown } };
+      width?: number;
+      height?: number;
+    };
+    const bodies = result?.pose?.bodies;
+    if (!node || !bodies || !Array.isArray(bodies.candidate) || bodies.candidate.length === 0) {
+      this.session.ui.notify(i18n.t('generation.pose.none'), 'error');
+      return;
+    }
+    addEstimatedPose(
+      this.session,
+      node,
+      bodies as { candidate: number[][]; subset: number[][] },
+      result.width,
+      result.height,
+    );
+  }
+
+  private failed(job: JobOp, error: unknown, versionAfterAdd: number): void {
+    const editor = this.session.editor;
+    // A failed generation undoes the layer it added; a failed inpaint or outpaint removes its placeholder.
+    if ((job.op === 'generate' && job.created) || (job.op === 'variations' && job.placeholder)) {
+      if (editor.doc.layers[job.layerId]) {
+        if (editor.version === versionAfterAdd && editor.undoName === 'Add image') editor.undo();
+        else editor.execute(removeLayers, { ids: [job.layerId] });
+      }
+    }
+    if (job.op === 'faces') {
+      this.session.ui.notify(i18n.t('generation.faces.failed'), 'error');
+      return;
+    }
+    if (isApiError(error)) {
+      if (error.code === 'not_enough_credits') {
+        this.setDialog(this.account.plan() === 'subscriber' ? 'credits' : 'subscription');
+        return;
+      }
+      if (error.code === SUBSCRIPTION_REQUIRED) {
+        this.setDialog('subscription');
+        return;
+      }
+      console.error(`Unknown error code: ${error.code}`, error);
+      this.session.ui.notify(error.message || i18n.t('common.failed_to_perform_image_operation'), 'error');
+      return;
+    }
+    if (error instanceof JobFailedError) console.error('Job failed:', error.detail);
+    else console.error('Image operation failed', error);
+    this.session.ui.notify(i18n.t('common.failed_to_perform_image_operation'), 'error');
+  }
+
+  // ---- surviving a reload ----------------------------------------------------------------------------------
+
+  private stored(): StoredJob[] {
+    try {
+      const raw = localStorage.getItem(JOBS_KEY);
+      const list = raw ? (JSON.parse(raw) as unknown) : [];
+      return Array.isArray(list) ? (list as StoredJob[]) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private write(list: StoredJob[]): void {
+    try {
+      localStorage.setItem(JOBS_KEY, JSON.stringify(list));
+    } catch {
+      // no storage: jobs simply do not survive a reload
+    }
+  }
+
+  private remember(entry: StoredJob): void {
+    this.write([...this.stored().filter((j) => j.jobId !== entry.jobId), entry]);
+    // Save now so a reload finds the layer the job belongs to.
+    void this.session.autosave.saveNow();
+  }
+
+  private forget(jobId: string): void {
+    this.write(this.stored().filter((j) => j.jobId !== jobId));
+  }
+
+  /** After a reload: follows every job this workspace left running, and applies what finished meanwhile. */
+  async reattach(): Promise<void> {
+    const mine = this.stored().filter((j) => j.workspaceId === this.session.workspaceId);
+    await Promise.all(
+      mine.map(async (entry) => {
+        if (!this.session.editor.doc.layers[entry.job.layerId]) {
+          this.forget(entry.jobId);
+          return;
+        }
+        const options = this.streamOptions(entry.job.layerId, entry.estimate, () => undefined);
+        options.tracker.begin();
+        const version = this.session.editor.version;
+        try {
+          this.apply(entry.job, await attachJob(entry.jobId, options));
+        } catch (error) {
+          if (!options.signal?.aborted) this.failed(entry.job, error, version - 1);
+        } finally {
+          this.forget(entry.jobId);
+          if (!this.disposed) this.session.ui.setProcessing(entry.job.layerId, null);
+        }
+      }),
+    );
+  }
+
+  /** Stops following the streams (the jobs themselves go on and are re-attached on the next visit). */
+  dispose(): void {
+    this.disposed = true;
+    for (const abort of this.aborts.values()) abort.abort();
+    this.aborts.clear();
+    registry.delete(this.session);
+  }
+}
+
+// ---- control images for `v` ----------------------------------------------------------------------------------
+
+/** The pose skeleton as the openpose controlnet expects it: 18 keypoints, 4 px limbs, 8 px dots, on black. */
+function renderPose(node: LayerNode<'POSE'>): string {
+  const { width, height } = node.transform.size;
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(width);
+  canvas.height = Math.round(height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('Unable to get canvas context');
+  ctx.fillStyle = '#000';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const { candidate, subset } = node.data.body;
+  for (const row of subset) {
+    OPENPOSE_LIMBS.forEach(([a, b], i) => {
+      const ia = row[a] ?? -1;
+      const ib = row[b] ?? -1;
+      const pa = candidate[ia];
+      const pb = candidate[ib];
+      if (ia < 0 || ib < 0 || !pa || !pb) return;
+      ctx.strokeStyle = OPENPOSE_COLORS[i % OPENPOSE_COLORS.length] ?? '#fff';
+      ctx.lineWidth = 4;
+      ctx.beginPath();
+      ctx.moveTo(pa[0] * width, pa[1] * height);
+      ctx.lineTo(pb[0] * width, pb[1] * height);
+      ctx.stroke();
+    });
+    for (let j = 0; j < 18; j++) {
+      const p = candidate[row[j] ?? -1];
+      if (!p) continue;
+      ctx.fillStyle = OPENPOSE_COLORS[j % OPENPOSE_COLORS.length] ?? '#fff';
+      ctx.beginPath();
+      ctx.arc(p[0] * width, p[1] * height, 8, 0, Math.PI * 2);
+      ctx.fill();
+    }
+  }
+  return canvas.toDataURL('image/png');
+}
+
+/** The sketch strokes in black on white, for the anytest controlnet. */
+function renderSketch(node: LayerNode<'SKETCH'>): string {
+  const { width, height } = node.transform.size;
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(width);
+  canvas.height = Math.round(height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('Unable to get canvas context');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  for (const brush of node.data.brushes) {
+    for (const s of brush.strokes) {
+      ctx.globalCompositeOperation = s.erase ? 'destination-out' : 'source-over';
+      ctx.strokeStyle = brush.color;
+      ctx.lineWidth = s.radius * 2;
+      ctx.beginPath();
+      ctx.moveTo(s.points[0] ?? 0, s.points[1] ?? 0);
+      for (let i = 2; i + 1 < s.points.length; i += 2) ctx.lineTo(s.points[i]!, s.points[i + 1]!);
+      ctx.stroke();
+    }
+  }
+  return canvas.toDataURL('image/png');
+}

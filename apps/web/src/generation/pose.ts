@@ -1,0 +1,31 @@
+// Places an estimated pose (POST /api/pose: OpenPose candidates in source pixels) as a pose layer over its image.
+import { addPose, moveJoint, pairPose, type LayerNode } from '@koma/editor';
+import type { EditorSession } from '../editor/session.ts';
+
+export function addEstimatedPose(
+  session: EditorSession,
+  image: LayerNode<'IMAGE'>,
+  bodies: { candidate: number[][]; subset: number[][] },
+  width = image.originalSize.width,
+  height = image.originalSize.height,
+): void {
+  const editor = session.editor;
+  const added = editor.execute(addPose, {
+    parentId: image.parent ?? session.activeRoot(),
+    transform: { x: image.transform.x, y: image.transform.y, size: { ...image.transform.size } },
+    fullBody: true,
+  });
+  if (!added.ok) return;
+  const pose = editor.doc.layers[added.value];
+  const row = bodies.subset[0];
+  if (pose?.type !== 'POSE' || !row) return;
+  const own = pose.data.body.subset[0] ?? [];
+  for (let joint = 0; joint < 18; joint++) {
+    const found = bodies.candidate[row[joint] ?? -1];
+    const target = own[joint] ?? -1;
+    if (!found || target < 0 || found.length < 2) continue;
+    editor.execute(moveJoint, { id: added.value, candidate: target, x: found[0]! / width, y: found[1]! / height });
+  }
+  editor.execute(pairPose, { id: added.value, imageLayerId: image.id });
+  session.ui.update({ selection: [added.value] });
+}

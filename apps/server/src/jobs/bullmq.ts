@@ -1,6 +1,15 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { JobDeps } from './deps.ts';
+import type { JobBus } from './events.ts';
 import type { LanePool } from './runner.ts';
+import { recoverJob } from './service.ts';
+
+/** What a run token carries: the job it was added for and, once taken, the row its worker claimed. */
+interface TokenData {
+  jobId: string;
+  claimed?: { id: string; attempt: number };
+}
 
 /**
  * BullMQ carries run tokens, one per job: a worker that takes a token claims the oldest queued row of the lane
@@ -45,18 +54,34 @@ export function startBullWorkers(
   prefix: string,
   pool: LanePool,
   concurrency: Record<string, number>,
+  recovery: { deps: JobDeps; bus: JobBus },
+  workerOptions: { lockDuration?: number; stalledInterval?: number } = {},
 ): { close(): Promise<void> } {
   const workers = Object.entries(concurrency)
     .filter(([lane]) => pool.serves(lane))
     .map(
       ([lane, n]) =>
-        new Worker(`jobs-${lane}`, () => pool.runOne(lane), {
+        new Worker<TokenData>(
+          `jobs-${lane}`,
+          async (token) => {
+            // A token seen again after its worker died (BullMQ stalled detection) recovers the row it had
+            // claimed: re-queued once, or failed and refunded; then it claims the oldest queued row as usual.
+            const claimed = token.data.claimed;
+            if (claimed) await recoverJob(recovery.deps, recovery.bus, claimed.id, claimed.attempt);
+            await pool.runOne(lane, async (row) => {
+              await token.updateData({ ...token.data, claimed: { id: row.id, attempt: Number(row.attempts) } });
+            });
+          },
+          {
           connection: new Redis(url, { maxRetriesPerRequest: null }),
           prefix,
           concurrency: n,
+          maxStalledCount: 1,
+          ...workerOptions,
           removeOnComplete: { count: 0 },
           removeOnFail: { count: 0 },
-        }),
+          },
+        ),
     );
   return {
     async close() {

@@ -40,6 +40,13 @@ export async function insertJobWithCharge(
     let fromCredits = 0;
     let fromPurchased = 0;
     if (job.cost > 0) {
+      // Write first: takes SQLite's write lock through the busy handler (a read-then-write transaction fails at
+      // once with SQLITE_BUSY when a worker process wrote in between) and PostgreSQL's row lock.
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ credits: eb.ref('credits') }))
+        .where('id', '=', job.userId)
+        .execute();
       let query = trx.selectFrom('users').select(['credits', 'purchased_credits']).where('id', '=', job.userId);
       if (dialect === 'postgres') query = query.forUpdate();
       const user = await query.executeTakeFirst();
@@ -224,11 +231,14 @@ export async function runningJobs(db: Database): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('status', '=', 'IN_PROGRESS').orderBy('seq').execute();
 }
 
-/** IN_PROGRESS → IN_QUEUE (restart recovery), keeping the attempt count. */
-export async function requeueJob(db: Database, id: string, attempt: number): Promise<boolean> {
+/**
+ * IN_PROGRESS → IN_QUEUE (restart recovery), keeping the attempt count; `forgive` takes the attempt back (a
+ * worker stopping gracefully hands its job on without using up a retry).
+ */
+export async function requeueJob(db: Database, id: string, attempt: number, forgive = false): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
-    .set({ status: 'IN_QUEUE', started_at: null })
+    .set({ status: 'IN_QUEUE', started_at: null, attempts: forgive ? attempt - 1 : attempt })
     .where('id', '=', id)
     .where('status', '=', 'IN_PROGRESS')
     .where('attempts', '=', attempt)

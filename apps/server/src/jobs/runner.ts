@@ -104,9 +104,11 @@ export class LanePool {
   private readonly active = new Map<string, number>();
   private readonly filling = new Set<string>();
   private readonly refill = new Set<string>();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { row: JobRow; controller: AbortController; done: Promise<void> }>();
   private closed = false;
   private readonly offCancel: () => void;
+  /** Hears every row this pool claims (tracing). */
+  onClaim: ((row: JobRow) => void) | undefined;
 
   constructor(
     private readonly deps: JobDeps,
@@ -133,11 +135,16 @@ export class LanePool {
     void this.fill(lane).finally(() => this.filling.delete(lane));
   }
 
-  /** Claims and runs at most one queued job of the lane (BullMQ workers call this per token). */
-  async runOne(lane: string): Promise<void> {
+  /**
+   * Claims and runs at most one queued job of the lane (BullMQ workers call this per token). `onClaim` hears
+   * which row was claimed before it runs (the token remembers it, in case this process dies).
+   */
+  async runOne(lane: string, onClaim?: (row: JobRow) => Promise<void>): Promise<void> {
     if (this.closed) return;
     const row = await claimNext(this.deps.db, lane, this.deps.now());
-    if (row) await this.start(row);
+    if (!row) return;
+    await onClaim?.(row);
+    await this.start(row);
   }
 
   private async fill(lane: string): Promise<void> {
@@ -157,11 +164,12 @@ export class LanePool {
   }
 
   private start(row: JobRow): Promise<void> {
+    this.onClaim?.(row);
     const controller = new AbortController();
     const done = executeJob(this.deps, this.bus, row, controller)
       .catch(() => undefined)
       .finally(() => this.running.delete(row.id));
-    this.running.set(row.id, { controller, done });
+    this.running.set(row.id, { row, controller, done });
     return done;
   }
 
@@ -169,12 +177,13 @@ export class LanePool {
     return this.running.size;
   }
 
-  /** Stops claiming and aborts running jobs without failing them (the next start re-queues them). */
-  async close(): Promise<void> {
+  /** Stops claiming and aborts running jobs without failing them (the next start re-queues them); returns them. */
+  async close(): Promise<JobRow[]> {
     this.closed = true;
     this.offCancel();
     const all = [...this.running.values()];
     for (const r of all) r.controller.abort('shutdown');
     await Promise.all(all.map((r) => r.done));
+    return all.map((r) => r.row);
   }
 }

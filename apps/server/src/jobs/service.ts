@@ -178,6 +178,11 @@ export class JobService {
       send(event);
     };
     // Positions are recomputed from the rows whenever the lane moves; they are only ever sent when they fall.
+    // A final row seen by a later refresh is only streamed from the row on the next look: until then the bus
+    // gets the chance to deliver the job's last progress and its COMPLETED in order (they are published after
+    // the row is written). A stream attaching to a finished job gets the final event at once.
+    let finalSeen = false;
+    let initial = true;
     const refresh = async (): Promise<void> => {
       if (refreshing) {
         again = true;
@@ -190,7 +195,8 @@ export class JobService {
           const current = await getJob(this.deps.db, row.id);
           if (finished || !current) return;
           if (FINAL_STATUSES.has(current.status)) {
-            send(finalEvent(current));
+            if (initial || finalSeen) send(finalEvent(current));
+            finalSeen = true;
             return;
           }
           if (current.status === 'IN_PROGRESS' && phase === 'queued') {
@@ -209,6 +215,7 @@ export class JobService {
         // The database went away (shutdown); close() ends the stream.
       } finally {
         refreshing = false;
+        initial = false;
       }
     };
     cleanups.push(this.bus.onJob(row.id, onEvent));
@@ -249,20 +256,31 @@ export async function recoverInterrupted(deps: JobDeps, bus: JobBus): Promise<{ 
   let requeued = 0;
   let failed = 0;
   for (const row of await runningJobs(deps.db)) {
-    const attempt = Number(row.attempts);
-    if (attempt < MAX_ATTEMPTS) {
-      if (await requeueJob(deps.db, row.id, attempt)) requeued++;
-    } else {
-      const failure = { code: 'interrupted', message: 'The job was interrupted twice by a server restart' };
-      if (await failJob(deps.db, row.id, failure, deps.now(), ['IN_PROGRESS'], attempt)) {
-        failed++;
-        bus.publish({
-          type: 'job',
-          userId: row.user_id,
-          event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code },
-        });
-      }
-    }
+    const outcome = await recoverJob(deps, bus, row.id, Number(row.attempts));
+    if (outcome === 'requeued') requeued++;
+    else if (outcome === 'failed') failed++;
   }
   return { requeued, failed };
+}
+
+/**
+ * Recovers one job whose run on `attempt` was interrupted (its process died): re-queued while it has attempts
+ * left, else failed and refunded. Does nothing when the job has moved on since (finished, or a newer attempt).
+ */
+export async function recoverJob(
+  deps: JobDeps,
+  bus: JobBus,
+  jobId: string,
+  attempt: number,
+): Promise<'requeued' | 'failed' | 'none'> {
+  if (attempt < MAX_ATTEMPTS) return (await requeueJob(deps.db, jobId, attempt)) ? 'requeued' : 'none';
+  const failure = { code: 'interrupted', message: 'The job was interrupted twice by a server restart' };
+  const row = await failJob(deps.db, jobId, failure, deps.now(), ['IN_PROGRESS'], attempt);
+  if (!row) return 'none';
+  bus.publish({
+    type: 'job',
+    userId: row.user_id,
+    event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code },
+  });
+  return 'failed';
 }

@@ -1,0 +1,190 @@
+import { useRef, useState } from 'react';
+import { useSession } from '../session/context.ts';
+import { Dialog } from '../components/Dialog.tsx';
+import type { EditorSession } from '../editor/session.ts';
+import { exportPng, exportPsd, importPsd, serverPlan, type ExportProgress, type ImportReport } from './run.ts';
+
+type Format = 'png' | 'psd' | 'psdPages';
+
+/** Whether a dropped or chosen file is a PSD or PSB (browsers rarely give these a MIME type). */
+export function isPsdFile(file: File): boolean {
+  return /\.(psd|psb)$/i.test(file.name) || file.type === 'image/vnd.adobe.photoshop';
+}
+
+/**
+ * The Export button and its dialog: PNG or layered PSD of the open page (or every page as a zip of PSDs), PSD/PSB
+ * import, a progress bar, and the list of what did not load or could not be imported.
+ */
+export function ExportMenu({ session }: { session: EditorSession }) {
+  const { user } = useSession();
+  const [open, setOpen] = useState(false);
+  const [format, setFormat] = useState<Format>('png');
+  const [compression, setCompression] = useState(0);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const busy = progress !== null;
+  const comic = session.type === 'COMIC';
+
+  const run = async (task: () => Promise<void>) => {
+    setError(null);
+    setReport(null);
+    setProgress({ stage: 'Starting', done: 0, total: 1 });
+    try {
+      await task();
+    } catch (e) {
+      console.error('Export or import failed', e);
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const startExport = () =>
+    run(async () => {
+      const plan = await serverPlan(user?.plan);
+      if (format === 'png') await exportPng(session, plan, setProgress);
+      else
+        await exportPsd(
+          session,
+          plan,
+          { scope: format === 'psdPages' ? 'allPages' : 'page', compression },
+          setProgress,
+        );
+    });
+
+  const startImport = (file: File) =>
+    run(async () => {
+      if (!isPsdFile(file)) throw new Error(`${file.name} is not a PSD or PSB file.`);
+      setReport(await importPsd(session, file, setProgress));
+    });
+
+  return (
+    <>
+      <button type="button" className="button" data-testid="export-open" onClick={() => setOpen(true)}>
+        Export
+      </button>
+      {open && (
+        <Dialog title="Export and import" labelledBy="export-title" onCancel={() => !busy && setOpen(false)}>
+          <fieldset disabled={busy} className="export-dialog">
+            <legend>Export</legend>
+            <label>
+              <input type="radio" name="export-format" checked={format === 'png'} onChange={() => setFormat('png')} />
+              PNG, full resolution{comic ? ' (this page)' : ' (everything on the canvas)'}
+            </label>
+            <label>
+              <input type="radio" name="export-format" checked={format === 'psd'} onChange={() => setFormat('psd')} />
+              PSD with layers{comic ? ' (this page, 1700×2400)' : ''}
+            </label>
+            {comic && session.editor.doc.pages.length > 1 && (
+              <label>
+                <input
+                  type="radio"
+                  name="export-format"
+                  checked={format === 'psdPages'}
+                  onChange={() => setFormat('psdPages')}
+                />
+                Every page: one PSD per page in a zip
+              </label>
+            )}
+            {format !== 'png' && (
+              <label>
+                Compression{' '}
+                <select
+                  value={compression}
+                  data-testid="export-compression"
+                  onChange={(e) => setCompression(Number(e.target.value))}
+                >
+                  {Array.from({ length: 10 }, (_, level) => (
+                    <option key={level} value={level}>
+                      {level === 0 ? '0 (none: opens everywhere)' : `${level} (zip)`}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {user?.plan !== 'subscriber' && (
+              <p className="export-dialog__note">Free plan: exports carry a watermark.</p>
+            )}
+            <div className="button-row">
+              <button
+                type="button"
+                className="button button--primary"
+                data-testid="export-start"
+                onClick={() => void startExport()}
+              >
+                Export
+              </button>
+              <button
+                type="button"
+                className="button"
+                data-testid="import-psd"
+                onClick={() => fileInput.current?.click()}
+              >
+                Import PSD…
+              </button>
+              <button type="button" className="button" onClick={() => setOpen(false)}>
+                Close
+              </button>
+            </div>
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".psd,.psb,image/vnd.adobe.photoshop"
+              hidden
+              data-testid="import-psd-input"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) void startImport(file);
+              }}
+            />
+          </fieldset>
+          {progress && (
+            <div className="export-dialog__progress" role="status" data-testid="export-progress">
+              <progress value={progress.done} max={Math.max(1, progress.total)} />
+              <span>{progress.stage}</span>
+            </div>
+          )}
+          {error && (
+            <p className="export-dialog__error" role="alert" data-testid="export-error">
+              {error}
+            </p>
+          )}
+          {report && (
+            <div data-testid="import-report">
+              <p>
+                {report.added} layer{report.added === 1 ? '' : 's'} imported.
+              </p>
+              {report.skipped.length > 0 && (
+                <>
+                  <p>Not imported:</p>
+                  <ul>
+                    {report.skipped.map((n, i) => (
+                      <li key={i}>
+                        {n.name}: {n.reason}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {report.changed.length > 0 && (
+                <>
+                  <p>Imported with changes:</p>
+                  <ul>
+                    {report.changed.map((n, i) => (
+                      <li key={i}>
+                        {n.name}: {n.reason}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </div>
+          )}
+        </Dialog>
+      )}
+    </>
+  );
+}

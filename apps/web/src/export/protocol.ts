@@ -1,0 +1,41 @@
+import type { PagePlan, Plan, Raster } from '@koma/editor';
+
+/** One page for the worker: its plan and the pixels the main thread drew for it, by plan key. */
+export interface PageJob {
+  plan: PagePlan;
+  rasters: [string, Raster][];
+  fileName: string;
+}
+
+export type WorkerRequest =
+  | { type: 'psd'; pages: PageJob[]; plan: Plan; compression: number; zipName: string | null }
+  | { type: 'png'; page: PageJob; plan: Plan }
+  | { type: 'read'; bytes: Uint8Array };
+
+export interface ImportedLayerMessage {
+  name: string;
+  left: number;
+  top: number;
+  visible: boolean;
+  pixels: Raster;
+}
+
+export type WorkerReply =
+  | { type: 'progress'; done: number; total: number; stage: string }
+  | { type: 'file'; bytes: Uint8Array; fileName: string; mime: string }
+  | {
+      type: 'read';
+      width: number;
+      height: number;
+      layers: ImportedLayerMessage[];
+      skipped: { name: string; reason: string }[];
+      changed: { name: string; reason: string }[];
+    }
+  | { type: 'error'; message: string };
+
+/** The buffers a message can hand over instead of copying. */
+export function transfers(rasters: readonly Raster[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const r of rasters) if (r.data.buffer instanceof ArrayBuffer) buffers.add(r.data.buffer);
+  return [...buffers];
+}

@@ -1,0 +1,85 @@
+/// <reference lib="webworker" />
+import {
+  ExportError,
+  ImportError,
+  attachThumbnail,
+  buildPsd,
+  psdExtension,
+  readPsdForImport,
+  thumbnailPixels,
+  writePsdBytes,
+  zipFiles,
+  type Raster,
+} from '@koma/editor';
+import { transfers, type PageJob, type WorkerReply, type WorkerRequest } from './protocol.ts';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+function reply(message: WorkerReply, transfer: Transferable[] = []): void {
+  scope.postMessage(message, { transfer });
+}
+
+async function encode(r: Raster, type: 'image/png' | 'image/jpeg'): Promise<Uint8Array> {
+  const canvas = new OffscreenCanvas(r.width, r.height);
+  const context = canvas.getContext('2d');
+  if (!context) throw new ExportError('This browser cannot encode images in a worker.');
+  context.putImageData(new ImageData(new Uint8ClampedArray(r.data), r.width, r.height), 0, 0);
+  const blob = await canvas.convertToBlob({ type, quality: 0.9 });
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression: number, step: (s: string) => void) {
+  step(`Building ${job.fileName}`);
+  const built = buildPsd(job.plan, new Map(job.rasters), { plan, thumbnail: false });
+  const thumb = thumbnailPixels(built.composite);
+  attachThumbnail(built.psd, await encode(thumb, 'image/jpeg'), thumb.width, thumb.height);
+  step(`Writing ${job.fileName}`);
+  return writePsdBytes(built.psd, { compression });
+}
+
+async function handle(request: WorkerRequest): Promise<void> {
+  if (request.type === 'read') {
+    const result = readPsdForImport(request.bytes);
+    reply({ type: 'read', ...result }, transfers(result.layers.map((l) => l.pixels)));
+    return;
+  }
+  if (request.type === 'png') {
+    reply({ type: 'progress', done: 0, total: 2, stage: 'Compositing' });
+    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });
+    reply({ type: 'progress', done: 1, total: 2, stage: 'Encoding PNG' });
+    const bytes = await encode(built.composite, 'image/png');
+    reply({ type: 'file', bytes, fileName: `${request.page.fileName}.png`, mime: 'image/png' }, [
+      bytes.buffer as ArrayBuffer,
+    ]);
+    return;
+  }
+  const total = request.pages.length * 2 + (request.zipName ? 1 : 0);
+  let done = 0;
+  const step = (stage: string) => reply({ type: 'progress', done: done++, total, stage });
+  const files: { name: string; bytes: Uint8Array }[] = [];
+  for (const page of request.pages) {
+    const bytes = await writePage(page, request.plan, request.compression, step);
+    files.push({ name: `${page.fileName}.${psdExtension(page.plan.width, page.plan.height)}`, bytes });
+  }
+  if (request.zipName) {
+    step('Packing the zip');
+    const zip = zipFiles(files);
+    reply({ type: 'file', bytes: zip, fileName: request.zipName, mime: 'application/zip' }, [
+      zip.buffer as ArrayBuffer,
+    ]);
+    return;
+  }
+  const only = files[0]!;
+  reply({ type: 'file', bytes: only.bytes, fileName: only.name, mime: 'image/vnd.adobe.photoshop' }, [
+    only.bytes.buffer as ArrayBuffer,
+  ]);
+}
+
+scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  handle(event.data).catch((error: unknown) => {
+    const known = error instanceof ExportError || error instanceof ImportError;
+    const message = error instanceof Error ? error.message : String(error);
+    if (!known) console.error('Export worker failed', error);
+    reply({ type: 'error', message: known ? message : `Export failed: ${message}` });
+  });
+};

@@ -1,0 +1,195 @@
+import { DOWNLOAD_URL_RELEASE_MS } from '@koma/domain';
+import {
+  ExportError,
+  addImage,
+  planPage,
+  safeFileName,
+  setVisibility,
+  type ImportNote,
+  type PagePlan,
+  type Plan,
+  type Raster,
+} from '@koma/editor';
+import { api, bytesToBase64 } from '../api/index.ts';
+import { ImageStore } from '../canvas/images.ts';
+import type { EditorSession } from '../editor/session.ts';
+import { planImageIds, rasterizePlan, waitForImages } from './rasterize.ts';
+import { transfers, type PageJob, type WorkerReply, type WorkerRequest } from './protocol.ts';
+
+export interface ExportProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+export type ProgressFn = (progress: ExportProgress) => void;
+
+/** The plan as the server sees it now (GET /api/auth/me); the session's copy if the call fails, else free. */
+export async function serverPlan(fallback: Plan | null | undefined): Promise<Plan> {
+  try {
+    const { user } = await api.auth.me();
+    return user.plan;
+  } catch {
+    return fallback ?? 'free';
+  }
+}
+
+/** Offers bytes as a download; the object URL is released after 40 s (generation.md §9). */
+export function downloadBytes(bytes: Uint8Array, fileName: string, mime: string): void {
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_RELEASE_MS);
+}
+
+/** Runs one request in a fresh module worker and resolves with its final reply. */
+function runWorker(request: WorkerRequest, transfer: Transferable[], onProgress: ProgressFn): Promise<WorkerReply> {
+  const worker = new Worker(new URL('./psd.worker.ts', import.meta.url), { type: 'module' });
+  return new Promise<WorkerReply>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+      const reply = event.data;
+      if (reply.type === 'progress') {
+        onProgress({ stage: reply.stage, done: reply.done, total: reply.total });
+        return;
+      }
+      worker.terminate();
+      if (reply.type === 'error') reject(new ExportError(reply.message));
+      else resolve(reply);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new ExportError(`The export worker stopped: ${event.message}`));
+    };
+    worker.postMessage(request, transfer);
+  });
+}
+
+export type ExportScope = 'page' | 'allPages';
+
+function pagePlans(session: EditorSession, scope: ExportScope, fullResolution: boolean): PagePlan[] {
+  const doc = session.editor.doc;
+  const base = safeFileName(session.name || 'koma');
+  if (session.type !== 'COMIC') {
+    const b = session.contentBounds();
+    const area = { x: Math.floor(b.x), y: Math.floor(b.y), width: Math.ceil(b.width), height: Math.ceil(b.height) };
+    return [planPage(doc, doc.rootId, { area, size: { width: area.width, height: area.height }, name: base })];
+  }
+  const size = fullResolution
+    ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
+    : undefined;
+  const indexes = scope === 'allPages' ? doc.pages.map((_, i) => i) : [session.ui.state.activePage];
+  return indexes.map((i) =>
+    planPage(doc, doc.pages[i]!.rootId, { ...(size ? { size } : {}), name: `${base} - page ${i + 1}` }),
+  );
+}
+
+async function rasterizeAll(session: EditorSession, plans: PagePlan[], onProgress: ProgressFn): Promise<PageJob[]> {
+  const doc = session.editor.doc;
+  const images = new ImageStore();
+  const wanted = planImageIds(doc, plans);
+  onProgress({ stage: 'Loading images', done: 0, total: 1 });
+  await waitForImages(images, wanted, (ms) =>
+    onProgress({ stage: `Loading images (${Math.round(ms / 1000)} s)`, done: 0, total: 1 }),
+  );
+  const jobs: PageJob[] = [];
+  for (const [i, plan] of plans.entries()) {
+    const rasters = await rasterizePlan(doc, plan, images, session.ui.state, (done, total) =>
+      onProgress({ stage: `Drawing page ${i + 1} of ${plans.length}`, done, total }),
+    );
+    jobs.push({ plan, rasters: [...rasters], fileName: safeFileName(plan.name) });
+  }
+  return jobs;
+}
+
+const pixelsOf = (jobs: readonly PageJob[]): Raster[] => jobs.flatMap((j) => j.rasters.map(([, r]) => r));
+
+/** PNG of the open page (or of everything on the infinite canvas) at full resolution; free plans get the watermark. */
+export async function exportPng(session: EditorSession, plan: Plan, onProgress: ProgressFn): Promise<void> {
+  const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), onProgress);
+  const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onProgress);
+  if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+}
+
+/** A layered PSD of the open page, or one PSD per page in a zip; written off the main thread. */
+export async function exportPsd(
+  session: EditorSession,
+  plan: Plan,
+  options: { scope: ExportScope; compression: number },
+  onProgress: ProgressFn,
+): Promise<void> {
+  const jobs = await rasterizeAll(session, pagePlans(session, options.scope, false), onProgress);
+  const zipName =
+    options.scope === 'allPages' && jobs.length > 1 ? `${safeFileName(session.name || 'koma')}.zip` : null;
+  const request: WorkerRequest = { type: 'psd', pages: jobs, plan, compression: options.compression, zipName };
+  const reply = await runWorker(request, transfers(pixelsOf(jobs)), onProgress);
+  if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+}
+
+export interface ImportReport {
+  added: number;
+  skipped: ImportNote[];
+  changed: ImportNote[];
+}
+
+async function encodePng(r: Raster): Promise<string> {
+  const canvas = document.createElement('canvas');
+  canvas.width = r.width;
+  canvas.height = r.height;
+  const context = canvas.getContext('2d');
+  if (!context) throw new ExportError('This browser cannot encode PNG images.');
+  context.putImageData(new ImageData(new Uint8ClampedArray(r.data), r.width, r.height), 0, 0);
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+  if (!blob) throw new ExportError('This browser could not encode a PNG image.');
+  return bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
+}
+
+/**
+ * Adds the raster layers of a PSD or PSB to the open page as image layers (read in a worker; each raster uploaded
+ * as PNG). On a comic page the file is scaled to fit the page; on the infinite canvas it keeps its pixel size.
+ * Returns what was added, skipped and changed, for the dialog to list.
+ */
+export async function importPsd(session: EditorSession, file: File, onProgress: ProgressFn): Promise<ImportReport> {
+  onProgress({ stage: `Reading ${file.name}`, done: 0, total: 1 });
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const reply = await runWorker({ type: 'read', bytes }, [bytes.buffer], onProgress);
+  if (reply.type !== 'read') throw new ExportError('The import worker answered with something else.');
+  const doc = session.editor.doc;
+  const scale =
+    session.type === 'COMIC'
+      ? Math.min(1, doc.comicConfiguration.width / reply.width, doc.comicConfiguration.height / reply.height)
+      : 1;
+  const parentId = session.activeRoot();
+  const skipped = [...reply.skipped];
+  let added = 0;
+  for (const [index, layer] of reply.layers.entries()) {
+    onProgress({ stage: `Uploading ${layer.name}`, done: index, total: reply.layers.length });
+    try {
+      const { id: imageId } = await api.images.upload(await encodePng(layer.pixels), 'png');
+      const result = session.editor.execute(addImage, {
+        parentId,
+        transform: {
+          x: layer.left * scale,
+          y: layer.top * scale,
+          size: { width: layer.pixels.width * scale, height: layer.pixels.height * scale },
+        },
+        imageId,
+        name: layer.name.slice(0, 255),
+      });
+      if (!result.ok) throw new Error(result.error);
+      if (!layer.visible) session.editor.execute(setVisibility, { ids: [result.value], visible: false });
+      added++;
+    } catch (error) {
+      console.error('Import of a layer failed', error);
+      skipped.push({
+        name: layer.name,
+        reason: `upload failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+  onProgress({ stage: 'Imported', done: 1, total: 1 });
+  return { added, skipped, changed: reply.changed };
+}

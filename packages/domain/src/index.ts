@@ -2,3 +2,4 @@ export * from './constants.ts';
 export * from './document/index.ts';
 export * from './panels/index.ts';
 export * from './generation/index.ts';
+export * from './bubbles/index.ts';

@@ -10,3 +10,5 @@ export * from './interaction/hit.ts';
 export * from './interaction/controller.ts';
 export * from './interaction/shortcuts.ts';
 export * from './autosave/autosave.ts';
+export * from './text/index.ts';
+export * from './export/index.ts';

@@ -5,6 +5,7 @@ import type { EditorSession } from '../editor/session.ts';
 import { useDoc, useUi } from '../editor/hooks.ts';
 import { useT } from '../i18n/index.ts';
 import { SceneRenderer } from './scene.ts';
+import { fittedSize } from './text-measure.ts';
 
 interface Props {
   session: EditorSession;
@@ -25,6 +26,8 @@ export function CanvasView({ session, fps, restricted, onRenderer }: Props) {
     const scene = new SceneRenderer(element, session, fps, restricted);
     setRenderer(scene);
     onRenderer?.(scene);
+    // Benchmarks and tests drive the renderer directly (see bench/canvas.bench.ts).
+    (window as { __komaScene?: SceneRenderer }).__komaScene = scene;
     session.thumbnail = () =>
       scene.thumbnail(
         session.type === 'COMIC' ? THUMBNAIL_SIZE_COMIC : THUMBNAIL_SIZE_INFINITE,
@@ -183,7 +186,13 @@ function TextEditor({ session }: { session: EditorSession }) {
   const view = session.view();
   const p = canvasToScreen(view, node.transform);
   const commit = () => {
-    if (draft !== node.data.text) session.editor.execute(updateText, { id: node.id, patch: { text: draft } });
+    if (draft !== node.data.text) {
+      session.editor.execute(updateText, {
+        id: node.id,
+        patch: { text: draft },
+        fit: fittedSize({ ...node.data, text: draft }),
+      });
+    }
     session.controller.endTextEdit();
   };
   return (

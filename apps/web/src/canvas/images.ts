@@ -9,6 +9,9 @@ type Entry = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; i
 export class ImageStore {
   private readonly cache = new ImageCache<HTMLImageElement>(imageCacheBudget(window.innerWidth, window.innerHeight));
   private readonly pending = new Map<string, Entry>();
+  private readonly mips = new ImageCache<HTMLCanvasElement>(
+    imageCacheBudget(window.innerWidth, window.innerHeight) / 4,
+  );
   private readonly listeners = new Set<(id: string) => void>();
 
   /** The image if it is ready; otherwise starts loading it and returns null. */
@@ -17,6 +20,33 @@ export class ImageStore {
     if (cached) return cached;
     if (!this.pending.has(id)) void this.load(id);
     return null;
+  }
+
+  /**
+   * The image scaled down to fit `side` pixels on its longest side (a power of two, at least 64), so a page seen
+   * from afar draws small bitmaps instead of full-size ones. Falls back to the full image while it is small enough.
+   */
+  getScaled(id: string, side: number): CanvasImageSource | null {
+    const image = this.get(id);
+    if (!image) return null;
+    const longest = Math.max(image.naturalWidth, image.naturalHeight);
+    const level = Math.max(64, 2 ** Math.ceil(Math.log2(Math.max(1, side))));
+    if (level >= longest) return image;
+    const key = `${id}@${level}`;
+    let scaled = this.mips.get(key);
+    if (!scaled) {
+      const ratio = level / longest;
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.max(1, Math.round(image.naturalWidth * ratio));
+      canvas.height = Math.max(1, Math.round(image.naturalHeight * ratio));
+      const context = canvas.getContext('2d');
+      if (!context) return image;
+      context.imageSmoothingQuality = 'high';
+      context.drawImage(image, 0, 0, canvas.width, canvas.height);
+      scaled = canvas;
+      this.mips.set(key, scaled, ImageCache.rgbaBytes(canvas.width, canvas.height));
+    }
+    return scaled;
   }
 
   failed(id: string): boolean {

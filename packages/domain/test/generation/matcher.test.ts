@@ -20,7 +20,7 @@ describe('tokenize', () => {
 });
 
 describe('TermMatcher', () => {
-  const m = new TermMatcher({ a: ['sex', 'sex toy', 'spread legs'], b: ['kid'] }, new Set(['b'] as const));
+  const m = new TermMatcher({ a: ['sex', 'sex toy', 'spread legs'], b: ['kid'] }, new Set<'a' | 'b'>(['b']));
   const find = (p: string) => m.find(tokenize(p)).map((x) => [p.slice(x.start, x.end), x.labels.join('+')]);
 
   it('takes the longest match at each position and does not overlap', () => {

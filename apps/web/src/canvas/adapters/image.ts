@@ -13,7 +13,9 @@ export const imageAdapter: LayerAdapter = {
     if (layer.type !== 'IMAGE') return;
     const { width, height } = layer.transform.size;
     const variation = layer.data.variations[layer.data.variationsIdx];
-    const image = variation ? ctx.images.get(variation.id) : null;
+    // Draw from a bitmap about the size it appears on screen: zoomed out, that is far smaller than the original.
+    const onScreen = Math.max(width, height) * ctx.zoom * (globalThis.devicePixelRatio || 1);
+    const image = variation ? ctx.images.getScaled(variation.id, onScreen) : null;
     if (image) {
       group.add(new Konva.Image({ image, width, height, listening: false }));
     } else {

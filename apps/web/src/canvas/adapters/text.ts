@@ -1,155 +1,125 @@
 import Konva from 'konva';
-import type { LayerNode } from '@koma/editor';
-import { fontStack } from '../../fontFamilies.ts';
+import type { TextData } from '@koma/domain';
+import { bubbleFillColor, bubbleShape, layoutText, type LayerNode, type TextLayout } from '@koma/editor';
+import { cssFontFor, measurerFor } from '../text-measure.ts';
 import type { LayerAdapter } from './types.ts';
 
-/** The tail's base half-width and tip, from the bubble's centre outwards along tailAngle. */
-function tailPoints(layer: LayerNode<'TEXT'>): number[] {
-  const { width, height } = layer.transform.size;
-  const d = layer.data;
-  const angle = (d.tailAngle * Math.PI) / 180;
-  const cx = width / 2;
-  const cy = height / 2;
-  // The point of the ellipse in the tail's direction.
-  const rx = width / 2;
-  const ry = height / 2;
-  const t = 1 / Math.sqrt((Math.cos(angle) / rx) ** 2 + (Math.sin(angle) / ry) ** 2);
-  const edge = { x: cx + Math.cos(angle) * t, y: cy + Math.sin(angle) * t };
-  const normal = { x: -Math.sin(angle), y: Math.cos(angle) };
-  const half = Math.max(d.tailWidth, 4) * 2;
-  const inset = 0.85;
-  const base1 = { x: cx + (edge.x - cx) * inset + normal.x * half, y: cy + (edge.y - cy) * inset + normal.y * half };
-  const base2 = { x: cx + (edge.x - cx) * inset - normal.x * half, y: cy + (edge.y - cy) * inset - normal.y * half };
-  const tip = { x: edge.x + Math.cos(angle) * d.tailLength, y: edge.y + Math.sin(angle) * d.tailLength };
-  return [base1.x, base1.y, tip.x, tip.y, base2.x, base2.y];
+function drawText(ctx: CanvasRenderingContext2D, data: TextData, layout: TextLayout, ox: number, oy: number): void {
+  ctx.font = cssFontFor(layout.font, data.vertical);
+  ctx.fillStyle = data.fontColor;
+  ctx.strokeStyle = data.fontStrokeColor;
+  ctx.lineWidth = data.fontStrokeSize;
+  ctx.lineJoin = 'round';
+  const paint = (text: string, x: number, y: number) => {
+    if (data.fontStroke && data.fontStrokeSize > 0) ctx.strokeText(text, x, y);
+    ctx.fillText(text, x, y);
+  };
+  if (layout.kind === 'horizontal') {
+    ctx.textBaseline = 'top';
+    ctx.textAlign = 'left';
+    for (const line of layout.lines) {
+      if (layout.tracking === 0) paint(line.text, ox + line.x, oy + line.y);
+      else for (const glyph of line.glyphs) paint(glyph.text, ox + line.x + glyph.x, oy + line.y);
+    }
+    return;
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const column of layout.columns) {
+    for (const glyph of column.glyphs) {
+      ctx.save();
+      ctx.translate(ox + glyph.x, oy + glyph.y);
+      if (glyph.rotation) ctx.rotate((glyph.rotation * Math.PI) / 180);
+      if (glyph.scaleX !== 1) ctx.scale(glyph.scaleX, 1);
+      paint(glyph.text, 0, 0);
+      ctx.restore();
+    }
+  }
 }
 
-/** Text and its background (none, rectangle or speech bubble with a tail). */
+/** Text and its background (none, a rectangle, or a speech bubble of any catalogue style with its tail). */
 export const textAdapter: LayerAdapter = {
   build(group, layer) {
     if (layer.type !== 'TEXT') return;
-    const d = layer.data;
-    const { width, height } = layer.transform.size;
-    const stroke = d.backgroundStrokeColor;
-    const strokeWidth = d.backgroundBorderSize;
-    if (d.backgroundType === 'SPEECH_BUBBLE') {
-      if (d.hasTail) {
-        group.add(
-          new Konva.Line({
-            points: tailPoints(layer),
-            closed: true,
-            fill: d.backgroundColor,
-            stroke,
-            strokeWidth,
-            lineJoin: 'round',
-            listening: false,
-          }),
-        );
-      }
-      group.add(
-        new Konva.Ellipse({
-          x: width / 2,
-          y: height / 2,
-          radiusX: width / 2,
-          radiusY: height / 2,
-          fill: d.backgroundColor,
-          stroke,
-          strokeWidth,
-          listening: false,
-        }),
-      );
-      if (d.hasTail) {
-        // Cover the tail's base so the outline reads as one shape.
-        group.add(
-          new Konva.Ellipse({
-            x: width / 2,
-            y: height / 2,
-            radiusX: width / 2 - strokeWidth / 2,
-            radiusY: height / 2 - strokeWidth / 2,
-            fill: d.backgroundColor,
-            listening: false,
-          }),
-        );
-      }
-    } else if (d.backgroundType === 'RECTANGLE') {
-      group.add(
-        new Konva.Rect({
-          width,
-          height,
-          fill: d.backgroundColor,
-          stroke,
-          strokeWidth,
-          cornerRadius: d.rectRounding,
-          listening: false,
-        }),
-      );
-    }
-    const inner =
-      d.backgroundType === 'SPEECH_BUBBLE'
-        ? { x: width * 0.15, y: height * 0.15, w: width * 0.7, h: height * 0.7 }
-        : {
+    const node: LayerNode<'TEXT'> = layer;
+    const d = node.data;
+    const { width, height } = node.transform.size;
+    const box = { x: 0, y: 0, width, height };
+    const layout = layoutText(d, measurerFor(d.vertical));
+    const shape = d.backgroundType === 'SPEECH_BUBBLE' ? bubbleShape(d, box) : null;
+    group.add(
+      new Konva.Shape({
+        listening: false,
+        sceneFunc: (context) => {
+          const ctx = (context as unknown as { _context: CanvasRenderingContext2D })._context;
+          let area = {
             x: d.paddings.left,
             y: d.paddings.top,
-            w: Math.max(1, width - d.paddings.left - d.paddings.right),
-            h: Math.max(1, height - d.paddings.top - d.paddings.bottom),
+            width: width - d.paddings.left - d.paddings.right,
+            height: height - d.paddings.top - d.paddings.bottom,
           };
-    const fontStyle = `${d.fontItalic ? 'italic ' : ''}${d.fontBold ? 'bold' : 'normal'}`;
-    const common = {
-      fontFamily: fontStack(d.fontName, d.vertical),
-      fontSize: d.fontSize,
-      fontStyle,
-      fill: d.fontColor,
-      stroke: d.fontStroke ? d.fontStrokeColor : undefined,
-      strokeWidth: d.fontStroke ? d.fontStrokeSize : 0,
-      fillAfterStrokeEnabled: true,
-      listening: false,
-    };
-    if (!d.vertical) {
-      group.add(
-        new Konva.Text({
-          ...common,
-          x: inner.x,
-          y: inner.y,
-          width: inner.w,
-          height: inner.h,
-          text: d.text,
-          align: d.textAlign,
-          verticalAlign: 'middle',
-          lineHeight: d.lineSpacing * 1.1,
-          letterSpacing: (d.characterSpacing - 1) * d.fontSize * 0.1,
-          wrap: 'word',
-        }),
-      );
-      return;
-    }
-    // Vertical: one glyph per cell, columns right to left.
-    const cell = d.fontSize * 1.05;
-    const columns = d.text.split('\n');
-    const perColumn = Math.max(1, Math.floor(inner.h / cell));
-    const wrapped = columns.flatMap((c) =>
-      c.length === 0 ? [''] : (c.match(new RegExp(`.{1,${perColumn}}`, 'gsu')) ?? ['']),
+          if (shape) {
+            const { outline, tail, contour } = shape;
+            ctx.lineWidth = d.backgroundBorderSize;
+            ctx.strokeStyle = d.backgroundStrokeColor;
+            ctx.fillStyle = d.backgroundColor;
+            ctx.lineJoin = 'round';
+            if (outline.kind === 'catalogue') {
+              ctx.save();
+              ctx.translate(0, 0);
+              ctx.scale(width / outline.width, height / outline.height);
+              for (const path of outline.paths) {
+                ctx.fillStyle = bubbleFillColor(path.fill, d.backgroundStrokeColor, d.backgroundColor);
+                ctx.fill(new Path2D(path.d));
+              }
+              ctx.restore();
+              if (tail?.kind === 'wedge') {
+                ctx.fillStyle = d.backgroundColor;
+                fillPolygon(ctx, tail.fill);
+                strokePolyline(ctx, tail.polygon);
+              }
+            } else {
+              fillPolygon(ctx, contour);
+              ctx.stroke();
+            }
+            if (tail?.kind === 'circles') {
+              for (const c of tail.circles) {
+                ctx.beginPath();
+                ctx.arc(c.x, c.y, c.r, 0, Math.PI * 2);
+                ctx.fillStyle = d.backgroundColor;
+                ctx.fill();
+                ctx.stroke();
+              }
+            }
+            area = outline.textArea;
+          } else if (d.backgroundType === 'RECTANGLE') {
+            ctx.fillStyle = d.backgroundColor;
+            ctx.strokeStyle = d.backgroundStrokeColor;
+            ctx.lineWidth = d.backgroundBorderSize;
+            ctx.beginPath();
+            ctx.roundRect(0, 0, width, height, d.rectRounding);
+            ctx.fill();
+            if (d.backgroundBorderSize > 0) ctx.stroke();
+          }
+          // The text block sits in the middle of the area its background leaves free.
+          const ox = area.x + (area.width - layout.width) / 2;
+          const oy = area.y + (area.height - layout.height) / 2;
+          drawText(ctx, d, layout, ox, oy);
+        },
+      }),
     );
-    const totalWidth = wrapped.length * cell * (1 + 0.1);
-    let x = inner.x + inner.w / 2 + totalWidth / 2 - cell;
-    for (const column of wrapped) {
-      const glyphs = [...column];
-      let y = inner.y + Math.max(0, (inner.h - glyphs.length * cell) / 2);
-      for (const glyph of glyphs) {
-        const rotate = /[ー〜～…‥「」『』（）()［］-]/u.test(glyph);
-        group.add(
-          new Konva.Text({
-            ...common,
-            text: glyph,
-            x: rotate ? x + cell : x,
-            y,
-            width: cell,
-            align: 'center',
-            rotation: rotate ? 90 : 0,
-          }),
-        );
-        y += cell;
-      }
-      x -= cell * 1.1;
-    }
   },
 };
+
+function fillPolygon(ctx: CanvasRenderingContext2D, points: readonly { x: number; y: number }[]): void {
+  ctx.beginPath();
+  points.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.y) : ctx.lineTo(p.x, p.y)));
+  ctx.closePath();
+  ctx.fill();
+}
+
+function strokePolyline(ctx: CanvasRenderingContext2D, points: readonly { x: number; y: number }[]): void {
+  ctx.beginPath();
+  points.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.y) : ctx.lineTo(p.x, p.y)));
+  ctx.stroke();
+}

@@ -3,6 +3,7 @@ import { setPanelDetails, splitPanel, togglePanelBorder, updateText, renameLayer
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
 import { useT } from '../../i18n/index.ts';
+import { fittedSize } from '../../canvas/text-measure.ts';
 
 /** Properties of the selected layer: common fields, then what its type offers. */
 export function LayerTab({ session }: { session: EditorSession }) {
@@ -41,7 +42,8 @@ export function LayerTab({ session }: { session: EditorSession }) {
 function TextFields({ session, node }: { session: EditorSession; node: LayerNode<'TEXT'> }) {
   const t = useT();
   const d = node.data;
-  const set = (patch: Partial<TextData>) => session.editor.execute(updateText, { id: node.id, patch });
+  const set = (patch: Partial<TextData>) =>
+    session.editor.execute(updateText, { id: node.id, patch, fit: fittedSize({ ...d, ...patch }) });
   return (
     <>
       <label className="field">

@@ -44,5 +44,6 @@ export { createEngineRouter } from './router.ts';
 export type { EngineRouter } from './router.ts';
 export { BuiltinEngine } from './builtin/engine.ts';
 export { ComfyUiEngine } from './comfyui/engine.ts';
+export type { ComfyServerReport } from './comfyui/engine.ts';
 export { FalEngine } from './fal/engine.ts';
 export { OpenAiEngine } from './openai/engine.ts';

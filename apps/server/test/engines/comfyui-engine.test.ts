@@ -268,6 +268,31 @@ describe('ComfyUI engine: several servers', () => {
     }
   });
 
+  it('checks what each server has installed: node classes and model files', async () => {
+    const partial = await new FakeComfyUI({ withoutNodes: ['IPAdapterUnifiedLoader', 'IPAdapterAdvanced'] }).start();
+    const dead = await listen(() => Promise.resolve());
+    await closeServer(dead.server);
+    try {
+      const engine = new ComfyUiEngine({ servers: [partial.url, dead.url], ...fast });
+      const [ok, down] = await engine.checkServers([
+        'animagine-xl-4.0.safetensors',
+        'flux1-dev.safetensors',
+        'noobai.safetensors',
+      ]);
+      expect(ok).toEqual({
+        url: partial.url,
+        reachable: true,
+        queueRemaining: 0,
+        missingNodes: ['IPAdapterUnifiedLoader', 'IPAdapterAdvanced'],
+        missingFiles: ['CN-anytest_v4-marged.safetensors', 'noobai.safetensors'],
+      });
+      expect(down).toMatchObject({ url: dead.url, reachable: false, missingNodes: [], missingFiles: [] });
+      expect(down!.error).toMatch(/unreachable/);
+    } finally {
+      await partial.close();
+    }
+  });
+
   it('reports a server that is not ComfyUI clearly', async () => {
     const liar = await listen((req, res) => {
       if (req.url === '/prompt' && req.method === 'GET') sendJson(res, 200, { exec_info: { queue_remaining: 0 } });

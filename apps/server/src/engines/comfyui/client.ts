@@ -2,6 +2,8 @@ import WebSocket from 'ws';
 import type { z } from 'zod';
 import { EngineError, cancelledError } from '../errors.ts';
 import { fetchOrFail, malformed, readJson } from '../http.ts';
+import { zObjectInfo } from './capabilities.ts';
+import type { ObjectInfo } from './capabilities.ts';
 import type { ComfyGraph } from './graph.ts';
 import {
   describeNodeErrors,
@@ -17,6 +19,8 @@ import type { ComfyFileRef, ComfyHistoryEntry } from './protocol.ts';
 /** HTTP and WebSocket access to one ComfyUI server (engines.md §1.1). Stateless apart from its address. */
 export class ComfyClient {
   readonly service: string;
+  /** Base URL without a trailing slash. */
+  readonly url: string;
   private readonly base: string;
 
   constructor(
@@ -24,6 +28,7 @@ export class ComfyClient {
     private readonly requestTimeoutMs: number,
   ) {
     this.base = url.replace(/\/+$/, '');
+    this.url = this.base;
     this.service = `ComfyUI at ${this.base}`;
   }
 
@@ -42,6 +47,11 @@ export class ComfyClient {
   /** Pending + running prompts (GET /prompt), the cheap busy probe used for balancing. */
   async queueRemaining(signal: AbortSignal, timeoutMs?: number): Promise<number> {
     return (await this.json('/prompt', zPromptInfo, signal, timeoutMs)).exec_info.queue_remaining;
+  }
+
+  /** GET /object_info: every node class with its inputs (COMBO inputs list the installed files). */
+  async objectInfo(signal: AbortSignal): Promise<ObjectInfo> {
+    return this.json('/object_info', zObjectInfo, signal);
   }
 
   /** Running and pending prompt ids; pending sorted by queue number, since the server sends its heap unsorted. */

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { DiffusionParams, Engine, EngineEvents, EngineImage, EngineResult, EngineTask } from '../types.ts';
 import { EngineError, throwIfAborted, toEngineError } from '../errors.ts';
 import { featheredMask, imageSize, outpaintCanvas, toPng } from '../masks.ts';
+import { checkCapabilities } from './capabilities.ts';
 import { ComfyClient } from './client.ts';
 import { COMFY_FLUX_TYPES, COMFY_SDXL_TYPES, DEFAULT_COMFY_FILES } from './files.ts';
 import type { ComfyModelFiles } from './files.ts';
@@ -32,6 +33,15 @@ export interface ComfyUiEngineOptions {
   jobTimeoutMs?: number;
   previewIntervalMs?: number;
   historyPollMs?: number;
+}
+
+export interface ComfyServerReport {
+  url: string;
+  reachable: boolean;
+  error?: string;
+  queueRemaining?: number;
+  missingNodes: string[];
+  missingFiles: string[];
 }
 
 /** A task reduced to the images to upload and a graph builder that takes their stored names. */
@@ -66,6 +76,38 @@ export class ComfyUiEngine implements Engine {
       previewIntervalMs: options.previewIntervalMs ?? 500,
       historyPollMs: options.historyPollMs ?? 1_000,
     };
+  }
+
+  /**
+   * Probes every server: reachable, queue depth, node classes and model files that are missing (configured files
+   * plus `checkpointPaths`, e.g. the catalogue paths routed here). For start-up logs and an admin page.
+   */
+  async checkServers(
+    checkpointPaths: string[] = [],
+    signal = AbortSignal.timeout(this.probeTimeoutMs * 4),
+  ): Promise<ComfyServerReport[]> {
+    return Promise.all(
+      this.clients.map(async (client): Promise<ComfyServerReport> => {
+        try {
+          const queueRemaining = await client.queueRemaining(signal, this.probeTimeoutMs);
+          const info = await client.objectInfo(signal);
+          return {
+            url: client.url,
+            reachable: true,
+            queueRemaining,
+            ...checkCapabilities(info, this.files, checkpointPaths),
+          };
+        } catch (err) {
+          return {
+            url: client.url,
+            reachable: false,
+            error: toEngineError(err, 'connection_lost', client.service).message,
+            missingNodes: [],
+            missingFiles: [],
+          };
+        }
+      }),
+    );
   }
 
   supports(task: EngineTask): boolean {

@@ -70,6 +70,8 @@ export interface FakeComfyOptions {
   loras?: string[];
   /** Delay between emitted events. */
   tickMs?: number;
+  /** Node classes this server lacks (a custom node pack not installed). */
+  withoutNodes?: string[];
 }
 
 export type Failure =
@@ -108,11 +110,28 @@ export class FakeComfyUI {
   private readonly checkpoints: string[];
   private readonly loras: string[];
   private readonly tickMs: number;
+  private readonly withoutNodes: string[];
+  /** COMBO inputs as /object_info lists them (one in the newer V3 form), i.e. the installed model files. */
+  private get comboInputs(): Record<string, Record<string, unknown>> {
+    return {
+      CheckpointLoaderSimple: { ckpt_name: [this.checkpoints, {}] },
+      LoraLoader: { lora_name: [this.loras, {}] },
+      ControlNetLoader: { control_net_name: [['OpenPoseXL2.safetensors'], {}] },
+      UpscaleModelLoader: { model_name: ['COMBO', { options: ['4x-UltraSharp.pth'] }] },
+      DualCLIPLoader: {
+        clip_name1: [['clip_l.safetensors', 't5xxl_fp16.safetensors'], {}],
+        clip_name2: [['clip_l.safetensors', 't5xxl_fp16.safetensors'], {}],
+      },
+      VAELoader: { vae_name: [['ae.safetensors'], {}] },
+      UNETLoader: { unet_name: [['flux1-dev.safetensors'], {}] },
+    };
+  }
 
   constructor(options: FakeComfyOptions = {}) {
     this.checkpoints = options.checkpoints ?? ['animagine-xl-4.0.safetensors', 'sd_xl_base_1.0.safetensors'];
     this.loras = options.loras ?? ['manga_style_xl.safetensors'];
     this.tickMs = options.tickMs ?? 1;
+    this.withoutNodes = options.withoutNodes ?? [];
   }
 
   async start(): Promise<this> {
@@ -257,7 +276,14 @@ export class FakeComfyUI {
       return sendJson(
         res,
         200,
-        Object.fromEntries([...NODES].map((n) => [n, { name: n, output_node: OUTPUT_NODES.has(n) }])),
+        Object.fromEntries(
+          [...NODES]
+            .filter((n) => !this.withoutNodes.includes(n))
+            .map((n) => [
+              n,
+              { name: n, output_node: OUTPUT_NODES.has(n), input: { required: this.comboInputs[n] ?? {} } },
+            ]),
+        ),
       );
     }
     res.writeHead(404).end();

@@ -58,7 +58,7 @@ export function comboOptions(info: ObjectInfo, node: string, input: string): str
   const [first, second] = spec as unknown[];
   if (Array.isArray(first)) return first.filter((o): o is string => typeof o === 'string');
   if (first === 'COMBO' && second && typeof second === 'object' && 'options' in second) {
-    const options = (second as { options: unknown }).options;
+    const options = second.options;
     return Array.isArray(options) ? options.filter((o): o is string => typeof o === 'string') : [];
   }
   return [];

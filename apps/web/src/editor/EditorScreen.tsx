@@ -16,6 +16,8 @@ import { AddBar } from './AddBar.tsx';
 import '../screens/status.css';
 import './editor.css';
 import './i18n.ts';
+import { generationTabs } from '../generation/tabs.tsx';
+import { PlanDialogs, ProcessingOverlay, useGenerationController } from '../generation/GenerationLayer.tsx';
 
 type Loaded = { id: string; session: EditorSession } | { id: string; failed: true };
 
@@ -74,6 +76,8 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
 
 function EditorLayout({ session }: { session: EditorSession }) {
   const account = useSession();
+  // The generation flows (keys g, v, e; prompt, model and settings tabs): session.generation is set here.
+  const generation = useGenerationController(session);
   // On a phone the sidebars start folded so the canvas gets the screen.
   const [leftOpen, setLeftOpen] = useState(() => !isPhoneScreen(window.innerWidth, window.innerHeight));
   const [rightOpen, setRightOpen] = useState(() => !isPhoneScreen(window.innerWidth, window.innerHeight));
@@ -135,9 +139,10 @@ function EditorLayout({ session }: { session: EditorSession }) {
         )}
         <main className="canvas-area">
           <CanvasView session={session} fps={fps} restricted={restricted} />
+          <ProcessingOverlay session={session} />
           <Toast session={session} />
         </main>
-        {rightOpen && <RightPanel session={session} />}
+        {rightOpen && <RightPanel session={session} extra={generationTabs} />}
         <button
           type="button"
           className="sidebar-toggle sidebar-toggle--right"
@@ -150,6 +155,7 @@ function EditorLayout({ session }: { session: EditorSession }) {
       </div>
       {session.type === 'COMIC' && <PageStrip session={session} />}
       <ConflictDialog session={session} />
+      <PlanDialogs session={session} controller={generation} />
     </div>
   );
 }

@@ -4,8 +4,6 @@
 import {
   FACE_ENHANCE_CROP_SIZE,
   FACE_FIX_STEPS,
-  OPENPOSE_COLORS,
-  OPENPOSE_LIMBS,
   OUTPAINT_BLUR,
   OUTPAINT_DEFAULT_OVERLAP,
   OUTPAINT_MIN_STEPS,
@@ -40,6 +38,7 @@ import type { Plan } from '../api/types.ts';
 import type { EditorSession, GenerationActions } from '../editor/session.ts';
 import { i18n } from '../i18n/index.ts';
 import { addEstimatedPose } from './pose.ts';
+import { renderPose, renderSketch } from './control-images.ts';
 import { gridSize, maskBounds, renderMask } from './mask.ts';
 import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
 import { fullPrompt, paramsOf, quote, regenerateTxt2img, txt2imgPayload, type Source } from './requests.ts';
@@ -711,7 +710,8 @@ export class GenerationController implements GenerationActions {
     } catch (error) {
       if (!options.signal?.aborted) this.failed(job, error, version);
     } finally {
-      if (jobId) this.forget(jobId);
+      // A stream stopped by leaving the editor keeps its record: the next visit re-attaches to the job.
+      if (jobId && !options.signal?.aborted) this.forget(jobId);
       if (this.aborts.get(job.layerId)?.signal === options.signal) this.aborts.delete(job.layerId);
       if (!this.disposed) this.session.ui.setProcessing(job.layerId, null);
     }
@@ -866,11 +866,19 @@ export class GenerationController implements GenerationActions {
         } catch (error) {
           if (!options.signal?.aborted) this.failed(entry.job, error, version - 1);
         } finally {
-          this.forget(entry.jobId);
+          if (!options.signal?.aborted) this.forget(entry.jobId);
           if (!this.disposed) this.session.ui.setProcessing(entry.job.layerId, null);
         }
       }),
     );
+  }
+
+  /** (Re)starts the controller with its editor: registers it and re-attaches to jobs left running. */
+  start(): void {
+    this.disposed = false;
+    registry.set(this.session, this);
+    this.session.generation = this;
+    void this.reattach();
   }
 
   /** Stops following the streams (the jobs themselves go on and are re-attached on the next visit). */
@@ -880,69 +888,4 @@ export class GenerationController implements GenerationActions {
     this.aborts.clear();
     registry.delete(this.session);
   }
-}
-
-// ---- control images for `v` ----------------------------------------------------------------------------------
-
-/** The pose skeleton as the openpose controlnet expects it: 18 keypoints, 4 px limbs, 8 px dots, on black. */
-function renderPose(node: LayerNode<'POSE'>): string {
-  const { width, height } = node.transform.size;
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.round(width);
-  canvas.height = Math.round(height);
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('Unable to get canvas context');
-  ctx.fillStyle = '#000';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  const { candidate, subset } = node.data.body;
-  for (const row of subset) {
-    OPENPOSE_LIMBS.forEach(([a, b], i) => {
-      const ia = row[a] ?? -1;
-      const ib = row[b] ?? -1;
-      const pa = candidate[ia];
-      const pb = candidate[ib];
-      if (ia < 0 || ib < 0 || !pa || !pb) return;
-      ctx.strokeStyle = OPENPOSE_COLORS[i % OPENPOSE_COLORS.length] ?? '#fff';
-      ctx.lineWidth = 4;
-      ctx.beginPath();
-      ctx.moveTo(pa[0] * width, pa[1] * height);
-      ctx.lineTo(pb[0] * width, pb[1] * height);
-      ctx.stroke();
-    });
-    for (let j = 0; j < 18; j++) {
-      const p = candidate[row[j] ?? -1];
-      if (!p) continue;
-      ctx.fillStyle = OPENPOSE_COLORS[j % OPENPOSE_COLORS.length] ?? '#fff';
-      ctx.beginPath();
-      ctx.arc(p[0] * width, p[1] * height, 8, 0, Math.PI * 2);
-      ctx.fill();
-    }
-  }
-  return canvas.toDataURL('image/png');
-}
-
-/** The sketch strokes in black on white, for the anytest controlnet. */
-function renderSketch(node: LayerNode<'SKETCH'>): string {
-  const { width, height } = node.transform.size;
-  const canvas = document.createElement('canvas');
-  canvas.width = Math.round(width);
-  canvas.height = Math.round(height);
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('Unable to get canvas context');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.lineCap = 'round';
-  ctx.lineJoin = 'round';
-  for (const brush of node.data.brushes) {
-    for (const s of brush.strokes) {
-      ctx.globalCompositeOperation = s.erase ? 'destination-out' : 'source-over';
-      ctx.strokeStyle = brush.color;
-      ctx.lineWidth = s.radius * 2;
-      ctx.beginPath();
-      ctx.moveTo(s.points[0] ?? 0, s.points[1] ?? 0);
-      for (let i = 2; i + 1 < s.points.length; i += 2) ctx.lineTo(s.points[i]!, s.points[i + 1]!);
-      ctx.stroke();
-    }
-  }
-  return canvas.toDataURL('image/png');
 }

@@ -76,7 +76,7 @@ export class SettingsStore {
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeStorage()) {
-    let raw: unknown = null;
+    let raw: unknown;
     try {
       const text = storage?.getItem(STORAGE_KEY);
       raw = text ? (JSON.parse(text) as unknown) : null;

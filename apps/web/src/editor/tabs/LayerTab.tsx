@@ -3,6 +3,7 @@ import { setPanelDetails, splitPanel, togglePanelBorder, updateText, renameLayer
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
 import { useT } from '../../i18n/index.ts';
+import { ImageOperations } from '../../generation/ImageOperations.tsx';
 import { fittedSize } from '../../canvas/text-measure.ts';
 
 /** Properties of the selected layer: common fields, then what its type offers. */
@@ -34,6 +35,9 @@ export function LayerTab({ session }: { session: EditorSession }) {
         <p className="small">
           {t('editor.layer.variations', { i: node.data.variationsIdx + 1, n: node.data.variations.length })}
         </p>
+      )}
+      {(node.type === 'IMAGE' || node.type === 'POSE' || node.type === 'SKETCH') && (
+        <ImageOperations session={session} node={node} />
       )}
     </div>
   );

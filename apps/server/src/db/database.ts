@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase }
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations.ts';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 
 /** The database handle every repository takes. */
 export type Database = Kysely<DB>;
@@ -27,6 +28,7 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   let db: Database;
   let dialect: DatabaseDialect;
+  let checkpointer: Checkpointer | undefined;
   if (options.databaseUrl) {
     dialect = 'postgres';
     db = new Kysely<DB>({
@@ -35,20 +37,30 @@ export async function openDatabase(options: {
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(options.dataDir, { recursive: true });
-    const sqlite = new SQLite(path.join(options.dataDir, 'koma.sqlite'));
+    const file = path.join(options.dataDir, 'koma.sqlite');
+    const sqlite = new SQLite(file);
     // WAL lets readers go on during a write; foreign keys are off by default in SQLite.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    checkpointer = startCheckpointer(sqlite, file);
   }
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
+    await checkpointer?.stop();
     await db.destroy();
     throw error instanceof Error ? error : new Error(`Migration failed: ${JSON.stringify(error)}`);
   }
-  return { db, dialect, close: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /**

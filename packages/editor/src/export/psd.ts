@@ -107,9 +107,9 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
 
       const hidden = parentHidden || node.hidden || (node.clipping && base.hidden);
       if (!hidden && raster.width > 0) {
-        const clip = node.clipping ? base : null;
-        if (!clip) drawOver(composite, raster, rect.x, rect.y);
-        else if (clip.raster) drawClipped(composite, raster, rect, clip.raster, clip.left, clip.top);
+        if (node.role === 'background' && done === 0) composite.data.set(raster.data);
+        else if (!node.clipping) drawOver(composite, raster, rect.x, rect.y);
+        else if (base.raster) drawOver(composite, raster, rect.x, rect.y, 1, { ...base, raster: base.raster });
       }
       if (!node.clipping) base = { raster, left: rect.x, top: rect.y, hidden: parentHidden || node.hidden };
       options.onProgress?.(++done, total);
@@ -224,29 +224,6 @@ function pixelsFor(
     raster: cropRaster(raster, used),
     rect: { x: local.x + used.x, y: local.y + used.y, width: used.width, height: used.height },
   };
-}
-
-/** Draws `src` over `dst` only where the clip base has alpha (base alpha times source alpha). */
-function drawClipped(dst: Raster, src: Raster, rect: Rect, base: Raster, baseLeft: number, baseTop: number): void {
-  // Cut the source down to the base's rectangle, then multiply by the base's alpha.
-  const x0 = Math.max(rect.x, baseLeft);
-  const y0 = Math.max(rect.y, baseTop);
-  const x1 = Math.min(rect.x + rect.width, baseLeft + base.width);
-  const y1 = Math.min(rect.y + rect.height, baseTop + base.height);
-  if (x1 <= x0 || y1 <= y0) return;
-  const part = createRaster(x1 - x0, y1 - y0);
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const si = ((y - rect.y) * src.width + (x - rect.x)) * 4;
-      const bi = ((y - baseTop) * base.width + (x - baseLeft)) * 4;
-      const o = ((y - y0) * part.width + (x - x0)) * 4;
-      part.data[o] = src.data[si]!;
-      part.data[o + 1] = src.data[si + 1]!;
-      part.data[o + 2] = src.data[si + 2]!;
-      part.data[o + 3] = (src.data[si + 3]! * base.data[bi + 3]!) / 255;
-    }
-  }
-  drawOver(dst, part, x0, y0);
 }
 
 function hexToRgb(color: string): { r: number; g: number; b: number } {

@@ -20,16 +20,9 @@ export interface Point {
 export type Rgba = readonly [number, number, number, number];
 
 export function createRaster(width: number, height: number, fill?: Rgba): Raster {
-  const data = new Uint8ClampedArray(Math.max(0, width * height * 4));
-  if (fill) {
-    for (let i = 0; i < data.length; i += 4) {
-      data[i] = fill[0];
-      data[i + 1] = fill[1];
-      data[i + 2] = fill[2];
-      data[i + 3] = fill[3];
-    }
-  }
-  return { width, height, data };
+  const raster = { width, height, data: new Uint8ClampedArray(Math.max(0, width * height * 4)) };
+  if (fill) words(raster).fill(packRgba(fill));
+  return raster;
 }
 
 /** '#rgb', '#rrggbb' or '#rrggbbaa' to RGBA bytes; anything else is black. */
@@ -50,6 +43,8 @@ export function parseHexColor(color: string): Rgba {
 export function fillPolygon(area: Rect, polygon: readonly Point[], color: Rgba): Raster {
   const out = createRaster(area.width, area.height);
   if (polygon.length < 3) return out;
+  const out32 = words(out);
+  const packed = packRgba(color);
   const xs: number[] = [];
   for (let row = 0; row < area.height; row++) {
     const y = area.y + row + 0.5;
@@ -63,7 +58,7 @@ export function fillPolygon(area: Rect, polygon: readonly Point[], color: Rgba):
     for (let k = 0; k + 1 < xs.length; k += 2) {
       const from = Math.max(0, Math.ceil(xs[k]! - area.x - 0.5));
       const to = Math.min(area.width - 1, Math.ceil(xs[k + 1]! - area.x - 0.5) - 1);
-      for (let col = from; col <= to; col++) setPixel(out, col, row, color);
+      if (to >= from) out32.fill(packed, row * area.width + from, row * area.width + to + 1);
     }
   }
   return out;
@@ -109,22 +104,35 @@ function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
 
 /** The smallest rectangle holding every pixel with alpha above zero, or null when all are transparent. */
 export function opaqueBounds(r: Raster): Rect | null {
-  let minX = r.width;
-  let minY = r.height;
+  const w32 = words(r);
+  const w = r.width;
+  const rowUsed = (y: number) => {
+    for (let i = y * w, end = i + w; i < end; i++) if (alphaOf(w32[i]!) !== 0) return true;
+    return false;
+  };
+  let minY = 0;
+  while (minY < r.height && !rowUsed(minY)) minY++;
+  if (minY === r.height) return null;
+  let maxY = r.height - 1;
+  while (maxY > minY && !rowUsed(maxY)) maxY--;
+  let minX = w;
   let maxX = -1;
-  let maxY = -1;
-  for (let y = 0; y < r.height; y++) {
-    let i = y * r.width * 4 + 3;
-    for (let x = 0; x < r.width; x++, i += 4) {
-      if (r.data[i] !== 0) {
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
+  for (let y = minY; y <= maxY; y++) {
+    const row = y * w;
+    for (let x = 0; x < minX; x++) {
+      if (alphaOf(w32[row + x]!) !== 0) {
+        minX = x;
+        break;
+      }
+    }
+    for (let x = w - 1; x > maxX; x--) {
+      if (alphaOf(w32[row + x]!) !== 0) {
+        maxX = x;
+        break;
       }
     }
   }
-  return maxX < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+  return { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
 }
 
 export function cropRaster(r: Raster, rect: Rect): Raster {
@@ -136,34 +144,75 @@ export function cropRaster(r: Raster, rect: Rect): Raster {
   return out;
 }
 
+/** Pixels of another raster placed on the page, used as a clipping base: its alpha limits what is drawn over it. */
+export interface ClipBase {
+  raster: Raster;
+  left: number;
+  top: number;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** One RGBA pixel as the Uint32 a little- or big-endian view of the bytes reads. */
+export function packRgba(c: Rgba): number {
+  return LITTLE_ENDIAN
+    ? (c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24)) >>> 0
+    : ((c[0] << 24) | (c[1] << 16) | (c[2] << 8) | c[3]) >>> 0;
+}
+
+function words(r: Raster): Uint32Array {
+  return new Uint32Array(r.data.buffer, r.data.byteOffset, r.data.byteLength >> 2);
+}
+
 /**
  * Draws `src`, whose top-left sits at (left, top) of `dst`, over `dst` (source-over on straight alpha). `opacity`
- * scales the source; `clip`, when given, is a page-sized alpha raster the source is multiplied by (a clipping mask).
+ * scales the source; `clip`, when given, multiplies the source's alpha by the clip base's alpha (a clipping mask),
+ * and nothing is drawn outside the base. Opaque pixels are copied as whole words: most of a page is opaque art.
  */
-export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: Raster): void {
-  const x0 = Math.max(0, left);
-  const y0 = Math.max(0, top);
-  const x1 = Math.min(dst.width, left + src.width);
-  const y1 = Math.min(dst.height, top + src.height);
+export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: ClipBase): void {
+  let x0 = Math.max(0, left);
+  let y0 = Math.max(0, top);
+  let x1 = Math.min(dst.width, left + src.width);
+  let y1 = Math.min(dst.height, top + src.height);
+  if (clip) {
+    x0 = Math.max(x0, clip.left);
+    y0 = Math.max(y0, clip.top);
+    x1 = Math.min(x1, clip.left + clip.raster.width);
+    y1 = Math.min(y1, clip.top + clip.raster.height);
+  }
+  if (x1 <= x0 || y1 <= y0) return;
   const d = dst.data;
   const s = src.data;
-  const k = clip?.data;
+  const d32 = words(dst);
+  const s32 = words(src);
+  const k32 = clip ? words(clip.raster) : null;
+  const kw = clip?.raster.width ?? 0;
+  const scale = Math.max(0, Math.min(1, opacity));
   for (let y = y0; y < y1; y++) {
-    let di = (y * dst.width + x0) * 4;
-    let si = ((y - top) * src.width + (x0 - left)) * 4;
-    for (let x = x0; x < x1; x++, di += 4, si += 4) {
-      let sa = s[si + 3]! * opacity;
-      if (k) sa = (sa * k[di + 3]!) / 255;
-      if (sa <= 0) continue;
-      if (sa >= 255 || d[di + 3] === 0) {
-        d[di] = s[si]!;
-        d[di + 1] = s[si + 1]!;
-        d[di + 2] = s[si + 2]!;
-        d[di + 3] = sa >= 255 ? 255 : sa;
+    let dp = y * dst.width + x0;
+    let sp = (y - top) * src.width + (x0 - left);
+    let kp = clip ? (y - clip.top) * kw + (x0 - clip.left) : 0;
+    for (let x = x0; x < x1; x++, dp++, sp++, kp++) {
+      const word = s32[sp]!;
+      let sa = alphaOf(word);
+      if (sa === 0) continue;
+      const ka = k32 ? alphaOf(k32[kp]!) : 255;
+      if (sa === 255 && ka === 255 && scale === 1) {
+        d32[dp] = word;
         continue;
       }
+      sa = (sa * scale * ka) / 255;
+      if (sa <= 0) continue;
+      const di = dp << 2;
+      const da = d[di + 3]!;
+      if (da === 0) {
+        d32[dp] = word;
+        d[di + 3] = sa;
+        continue;
+      }
+      const si = sp << 2;
       const as = sa / 255;
-      const ad = (d[di + 3]! / 255) * (1 - as);
+      const ad = (da / 255) * (1 - as);
       const a = as + ad;
       d[di] = (s[si]! * as + d[di]! * ad) / a;
       d[di + 1] = (s[si + 1]! * as + d[di + 1]! * ad) / a;
@@ -171,6 +220,11 @@ export function drawOver(dst: Raster, src: Raster, left: number, top: number, op
       d[di + 3] = a * 255;
     }
   }
+}
+
+/** The alpha byte of a pixel read as one word. */
+function alphaOf(word: number): number {
+  return LITTLE_ENDIAN ? word >>> 24 : word & 0xff;
 }
 
 /** Box-sampled downscale to fit inside `longest` pixels on the longest side (for thumbnails). */

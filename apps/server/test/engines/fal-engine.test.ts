@@ -114,6 +114,18 @@ describe('fal engine against a fake queue', () => {
     expect([banana.images[0]!.width, banana.images[0]!.height]).toEqual([40, 30]);
   });
 
+  it('img2img sends the input at the requested size, since the endpoint has no image_size', async () => {
+    const result = await engine.run(
+      { ...txt2img, kind: 'img2img', numImages: 1, image: await gradientPng(40, 30), strength: 0.6 },
+      recorder(),
+      live(),
+    );
+    expect(submitted().path).toBe('/fal-ai/flux/dev/image-to-image');
+    expect(submitted().body).toMatchObject({ strength: 0.6 });
+    expect(submitted().body?.image_size).toBeUndefined();
+    expect([result.images[0]!.width, result.images[0]!.height]).toEqual([96, 64]);
+  });
+
   it('upscales with ESRGAN', async () => {
     const result = await engine.run(
       { kind: 'upscale', image: await gradientPng(40, 30), scale: 2 },

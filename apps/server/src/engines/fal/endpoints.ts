@@ -2,6 +2,7 @@
  * Which fal endpoint runs a task, and its input JSON (schemas in engines.md §2.4). Images travel as data URIs,
  * which every `*_url` input accepts, so no separate storage upload is needed.
  */
+import sharp from 'sharp';
 import type { DiffusionParams, EngineTask, LoraRef, VideoModelId } from '../types.ts';
 import { EngineError } from '../errors.ts';
 import { featheredMask, imageSize, outpaintCanvas, toPng } from '../masks.ts';
@@ -39,6 +40,14 @@ const FAL_MODEL_TYPES = new Set(['fluxdev', 'fluxdevmanga', 'fluxschnell', 'flux
 
 export async function dataUri(bytes: Buffer, what: string): Promise<string> {
   return `data:image/png;base64,${(await toPng(bytes, what)).toString('base64')}`;
+}
+
+async function fitTo(image: Buffer, width: number, height: number): Promise<Buffer> {
+  try {
+    return await sharp(image).resize(width, height, { fit: 'fill' }).png().toBuffer();
+  } catch (err) {
+    throw new EngineError('validation', 'The input image could not be read as an image', err);
+  }
 }
 
 function falLoras(loras: LoraRef[]): { path: string; scale: number }[] {
@@ -148,9 +157,9 @@ export async function falRequestFor(task: EngineTask): Promise<FalRequest> {
         endpoint: task.loras.length ? 'fal-ai/flux-lora/image-to-image' : 'fal-ai/flux/dev/image-to-image',
         input: {
           ...fluxDevInput(task),
-          image_url: await dataUri(task.image, 'input image'),
+          // The image-to-image schemas have no image_size: the output follows the input, so send it at the size wanted.
+          image_url: await dataUri(await fitTo(task.image, task.width, task.height), 'input image'),
           strength: task.strength,
-          image_size: { width: task.width, height: task.height },
         },
         model: task.model.id,
         output: 'images',

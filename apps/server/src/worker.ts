@@ -25,17 +25,26 @@ async function main(): Promise<void> {
   if (!url) throw new Error('npm run worker needs REDIS_URL (without it the server runs jobs in-process)');
   const bus = new RedisJobBus(url, deps.config.queuePrefix);
   await bus.ready;
-  const lanes = process.env.JOB_LANES?.split(',').map((l) => l.trim()).filter((l) => l !== '');
+  const lanes = process.env.JOB_LANES?.split(',')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const pool = new LanePool(deps, bus, deps.config.concurrency, lanes);
   // JOB_TRACE=1 prints each job this worker claims (the scale-out test counts them per process).
   if (process.env.JOB_TRACE === '1') pool.onClaim = (row) => console.log(`claimed ${row.id}`);
   const ms = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const lockDuration = ms('JOB_LOCK_MS');
   const stalledInterval = ms('JOB_STALLED_CHECK_MS');
-  const workers = startBullWorkers(url, deps.config.queuePrefix, pool, deps.config.concurrency, { deps, bus }, {
-    ...(lockDuration ? { lockDuration } : {}),
-    ...(stalledInterval ? { stalledInterval } : {}),
-  });
+  const workers = startBullWorkers(
+    url,
+    deps.config.queuePrefix,
+    pool,
+    deps.config.concurrency,
+    { deps, bus },
+    {
+      ...(lockDuration ? { lockDuration } : {}),
+      ...(stalledInterval ? { stalledInterval } : {}),
+    },
+  );
   console.log(`koma worker ${process.pid} ready (lanes: ${lanes?.join(', ') ?? 'all'})`);
 
   let stopping = false;

@@ -73,13 +73,13 @@ export function startBullWorkers(
             });
           },
           {
-          connection: new Redis(url, { maxRetriesPerRequest: null }),
-          prefix,
-          concurrency: n,
-          maxStalledCount: 1,
-          ...workerOptions,
-          removeOnComplete: { count: 0 },
-          removeOnFail: { count: 0 },
+            connection: new Redis(url, { maxRetriesPerRequest: null }),
+            prefix,
+            concurrency: n,
+            maxStalledCount: 1,
+            ...workerOptions,
+            removeOnComplete: { count: 0 },
+            removeOnFail: { count: 0 },
           },
         ),
     );

@@ -253,7 +253,13 @@ export async function queuedLanes(db: Database): Promise<string[]> {
 }
 
 /** Records a video's owner and type; its bytes go to the blob store under `video-<id>`. */
-export async function recordVideo(db: Database, userId: string, mime: string, size: number, now: Date): Promise<string> {
+export async function recordVideo(
+  db: Database,
+  userId: string,
+  mime: string,
+  size: number,
+  now: Date,
+): Promise<string> {
   const id = newId();
   await db
     .insertInto('job_videos')

@@ -47,7 +47,12 @@ export async function executeJob(deps: JobDeps, bus: JobBus, row: JobRow, contro
   bus.publish({
     type: 'job',
     userId,
-    event: { status: 'IN_PROGRESS', job_id: jobId, logs: [attempt > 1 ? `Restarted (attempt ${attempt})` : 'Started'], progress: 0 },
+    event: {
+      status: 'IN_PROGRESS',
+      job_id: jobId,
+      logs: [attempt > 1 ? `Restarted (attempt ${attempt})` : 'Started'],
+      progress: 0,
+    },
   });
   // Progress events are converted in order (previews take a moment to encode).
   let chain = Promise.resolve();
@@ -86,10 +91,16 @@ export async function executeJob(deps: JobDeps, bus: JobBus, row: JobRow, contro
   } catch (err) {
     await chain;
     if (controller.signal.reason === 'shutdown') return;
-    const failure = controller.signal.aborted ? { code: 'cancelled', message: 'The job was cancelled' } : toFailure(err);
+    const failure = controller.signal.aborted
+      ? { code: 'cancelled', message: 'The job was cancelled' }
+      : toFailure(err);
     const failed = await failJob(deps.db, jobId, failure, deps.now(), ['IN_PROGRESS'], attempt);
     if (failed) {
-      bus.publish({ type: 'job', userId, event: { status: 'FAILED', job_id: jobId, error: failure.message, code: failure.code } });
+      bus.publish({
+        type: 'job',
+        userId,
+        event: { status: 'FAILED', job_id: jobId, error: failure.message, code: failure.code },
+      });
     }
   } finally {
     bus.publish({ type: 'lane', lane: row.lane });

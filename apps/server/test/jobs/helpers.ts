@@ -193,7 +193,9 @@ export class Stream {
 
 /** A small PNG as a data URL. */
 export async function pngDataUrl(width = 64, height = 64, color = '#88aacc'): Promise<string> {
-  const bytes = await sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  const bytes = await sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${bytes.toString('base64')}`;
 }
 

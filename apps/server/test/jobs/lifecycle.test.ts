@@ -133,7 +133,13 @@ describe('failure, cancel, re-attach', () => {
     const active = await user.json<{ jobs: { job_id: string; status: string; queue_position?: number }[] }>(
       '/api/jobs?status=active',
     );
-    expect(active.jobs.map((j) => j.status)).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'IN_QUEUE', 'IN_QUEUE', 'IN_QUEUE']);
+    expect(active.jobs.map((j) => j.status)).toEqual([
+      'IN_PROGRESS',
+      'IN_PROGRESS',
+      'IN_QUEUE',
+      'IN_QUEUE',
+      'IN_QUEUE',
+    ]);
     expect(active.jobs.map((j) => j.queue_position)).toEqual([undefined, undefined, 0, 1, 2]);
     expect((await user.post(`/api/jobs/${queuedId}/cancel`, {})).status).toBe(200);
     expect(last(await queued.all())).toMatchObject({ status: 'FAILED', code: 'cancelled' });
@@ -210,9 +216,7 @@ describe('restart recovery', () => {
     await server.close();
     await server.start(options);
     const final = await (await user.open('GET', `/api/jobs/${secondId}/events`)).all();
-    expect(final).toEqual([
-      expect.objectContaining({ status: 'FAILED', code: 'interrupted' }),
-    ]);
+    expect(final).toEqual([expect.objectContaining({ status: 'FAILED', code: 'interrupted' })]);
     expect(await ledgerOf(secondId)).toEqual([
       { kind: 'charge', credits_delta: -6, purchased_delta: 0 },
       { kind: 'refund', credits_delta: 6, purchased_delta: 0 },

@@ -107,7 +107,7 @@ describe('diffusion endpoints on the builtin engine', () => {
     );
     for (const e of progress) if (e.progress !== undefined) expect(e.progress).toBeLessThanOrEqual(1);
     const output = last(events)!.output as Images;
-    const images = await checkImages(output as unknown as Record<string, unknown>, 2, 512, 768);
+    const images = await checkImages(output, 2, 512, 768);
     expect(images.map((i) => i.seed)).toEqual([1234, 1235]);
     const flows = await user.json<{ userImages: { variationId: string; generationData: Record<string, unknown> }[] }>(
       `/api/flow_images/?variationId=${images[0]!.id}`,
@@ -126,13 +126,26 @@ describe('diffusion endpoints on the builtin engine', () => {
 
   test('img2img', async () => {
     const body = { model: 'aamxl', prompt: 'ink sketch', width: 256, height: 256, steps: 4, num_images: 1, image };
-    const out = await completes('/api/diffusion/img2img', body, costOf({ kind: 'img2img', modelType: 'sdxl', numImages: 1 }));
+    const out = await completes(
+      '/api/diffusion/img2img',
+      body,
+      costOf({ kind: 'img2img', modelType: 'sdxl', numImages: 1 }),
+    );
     await checkImages(out, 1, 256, 256);
   });
 
   test('inpaint and sdxl_inpaint round sizes down to multiples of 8', async () => {
     for (const path of ['/api/diffusion/inpaint', '/api/diffusion/sdxl_inpaint']) {
-      const body = { model: 'aamxl', prompt: 'a red scarf', width: 260, height: 259, steps: 4, num_images: 1, image, mask };
+      const body = {
+        model: 'aamxl',
+        prompt: 'a red scarf',
+        width: 260,
+        height: 259,
+        steps: 4,
+        num_images: 1,
+        image,
+        mask,
+      };
       const out = await completes(path, body, 6);
       await checkImages(out, 1, 256, 256);
     }
@@ -224,16 +237,58 @@ describe('refusals: a JSON error before anything is charged', () => {
 
   test('bad payloads answer 400 naming the field and the limit', async () => {
     const base = { model: 'aamxl', prompt: 'x', width: 512, height: 512 };
-    await refused('/api/diffusion/txt2img', { ...base, width: 256 }, 400, 'invalid_request', /width must be at least 512/);
+    await refused(
+      '/api/diffusion/txt2img',
+      { ...base, width: 256 },
+      400,
+      'invalid_request',
+      /width must be at least 512/,
+    );
     await refused('/api/diffusion/txt2img', { ...base, steps: 31 }, 400, 'invalid_request', /steps must be at most 30/);
     await refused('/api/diffusion/txt2img', { ...base, prompt: '' }, 400, 'invalid_request', /prompt is required/);
     await refused('/api/diffusion/txt2img', { ...base, num_images: 5 }, 400, 'invalid_request', /num_images/);
-    await refused('/api/diffusion/img2img', { ...base, image: 'data:image/png;base64,AAAA' }, 400, 'invalid_request', /image/);
-    await refused('/api/diffusion/img2img', { ...base, strength: 2, image }, 400, 'invalid_request', /strength must be at most 1/);
-    await refused('/api/diffusion/img2img', { ...base, image: 'nosuchimage' }, 400, 'invalid_request', /image: image nosuchimage not found/);
-    await refused('/api/prompt_expansion', { prompt: 'x', num_sequences: 11 }, 400, 'invalid_request', /num_sequences must be at most 10/);
-    await refused('/api/edit', { prompt: 'x', variationId: 'abc', model: 'dall-e' }, 400, 'invalid_request', /model must be one of/);
-    await refused('/api/regional', { prompt: 'x', width: 256, height: 256, regions: [] }, 400, 'invalid_request', /regions/);
+    await refused(
+      '/api/diffusion/img2img',
+      { ...base, image: 'data:image/png;base64,AAAA' },
+      400,
+      'invalid_request',
+      /image/,
+    );
+    await refused(
+      '/api/diffusion/img2img',
+      { ...base, strength: 2, image },
+      400,
+      'invalid_request',
+      /strength must be at most 1/,
+    );
+    await refused(
+      '/api/diffusion/img2img',
+      { ...base, image: 'nosuchimage' },
+      400,
+      'invalid_request',
+      /image: image nosuchimage not found/,
+    );
+    await refused(
+      '/api/prompt_expansion',
+      { prompt: 'x', num_sequences: 11 },
+      400,
+      'invalid_request',
+      /num_sequences must be at most 10/,
+    );
+    await refused(
+      '/api/edit',
+      { prompt: 'x', variationId: 'abc', model: 'dall-e' },
+      400,
+      'invalid_request',
+      /model must be one of/,
+    );
+    await refused(
+      '/api/regional',
+      { prompt: 'x', width: 256, height: 256, regions: [] },
+      400,
+      'invalid_request',
+      /regions/,
+    );
     await refused('/api/diffusion/outpaint', { image, model: 'aamxl' }, 400, 'invalid_request', /left/);
     await refused('/api/face_detection', {}, 400, 'invalid_request', /variationId is required/);
   });
@@ -254,7 +309,8 @@ describe('refusals: a JSON error before anything is charged', () => {
     expect(start).toBe(100);
     const body = { model: 'aamxl', prompt: 'x', width: 512, height: 512, steps: 4, num_images: 4 };
     // 4 × 6 = 24 per job: four succeed (96), the fifth is refused.
-    for (let i = 0; i < 4; i++) expect(last((await poor.run('/api/diffusion/txt2img', body)).events)?.status).toBe('COMPLETED');
+    for (let i = 0; i < 4; i++)
+      expect(last((await poor.run('/api/diffusion/txt2img', body)).events)?.status).toBe('COMPLETED');
     const res = await poor.post('/api/diffusion/txt2img', body);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('not_enough_credits');

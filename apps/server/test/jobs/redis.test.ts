@@ -42,8 +42,8 @@ function startWorker(env: NodeJS.ProcessEnv): WorkerProcess {
   let out = '';
   let err = '';
   const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       out += chunk;
       let nl;
       while ((nl = out.indexOf('\n')) >= 0) {
@@ -54,8 +54,8 @@ function startWorker(env: NodeJS.ProcessEnv): WorkerProcess {
         if (m) claimed.push(m[1]!);
       }
     });
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => (err += chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => (err += chunk));
     child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${err}`)));
   });
   return { child, claimed, ready };
@@ -136,7 +136,9 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
       .execute();
     expect(ledger.map((l) => l.kind)).toEqual(Array(100).fill('charge'));
     for (const u of users) expect(await u.balance()).toBe(1100 - 25 * 6);
-    console.log(`100 jobs through Redis and 2 workers in ${elapsed} ms; claims per worker: ${workers.map((w) => w.claimed.length).join(', ')}`);
+    console.log(
+      `100 jobs through Redis and 2 workers in ${elapsed} ms; claims per worker: ${workers.map((w) => w.claimed.length).join(', ')}`,
+    );
   }, 120_000);
 
   test('cancel reaches the worker running the job over pub/sub; refunded once', async () => {
@@ -144,7 +146,9 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
     const body = { model: 'aamxl', prompt: 'a slow lighthouse', width: 1024, height: 1024, steps: 30, num_images: 4 };
     const stream = await user.open('POST', '/api/diffusion/txt2img', body);
     const jobId = String((await stream.until((e) => e.status === 'IN_QUEUE')).job_id);
-    await stream.until((e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).some((l) => l.startsWith('Progress:')));
+    await stream.until(
+      (e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).some((l) => l.startsWith('Progress:')),
+    );
     expect((await user.post(`/api/jobs/${jobId}/cancel`, {})).status).toBe(200);
     expect(last(await stream.all())).toMatchObject({ status: 'FAILED', code: 'cancelled' });
     await new Promise((r) => setTimeout(r, 500));

@@ -37,7 +37,10 @@ async function completes(path: string, body: unknown, cost: number): Promise<Rec
 
 describe('vision endpoints', { timeout: 240_000 }, () => {
   test('face_detection takes { variationId } and answers bboxes; face edit repaints one face', async () => {
-    const id = await server.koma.images.putImage(user.id, fs.readFileSync(path.join(fixtures, 'photo-three-faces.jpg')));
+    const id = await server.koma.images.putImage(
+      user.id,
+      fs.readFileSync(path.join(fixtures, 'photo-three-faces.jpg')),
+    );
     const out = await completes('/api/face_detection', { variationId: id }, 0);
     const bboxes = out.bboxes as { bbox: number[]; label: string; score: number }[];
     expect(bboxes).toHaveLength(3);
@@ -55,12 +58,15 @@ describe('vision endpoints', { timeout: 240_000 }, () => {
     const [image] = edit.images as { id: string; width: number; height: number }[];
     expect([image?.width, image?.height]).toEqual([960, 640]);
     // Only around the face did pixels change.
-    const before = await sharp(fs.readFileSync(path.join(fixtures, 'photo-three-faces.jpg'))).raw().toBuffer();
+    const before = await sharp(fs.readFileSync(path.join(fixtures, 'photo-three-faces.jpg')))
+      .raw()
+      .toBuffer();
     const after = await sharp((await server.koma.images.getImage(user.id, image!.id))!.bytes)
       .removeAlpha()
       .raw()
       .toBuffer();
-    const diffAt = (x: number, y: number) => Math.abs((before[(y * 960 + x) * 3] ?? 0) - (after[(y * 960 + x) * 3] ?? 0));
+    const diffAt = (x: number, y: number) =>
+      Math.abs((before[(y * 960 + x) * 3] ?? 0) - (after[(y * 960 + x) * 3] ?? 0));
     const face = bboxes[1]!.bbox;
     const cx = Math.round((face[0]! + face[2]!) / 2);
     const cy = Math.round((face[1]! + face[3]!) / 2);
@@ -69,7 +75,9 @@ describe('vision endpoints', { timeout: 240_000 }, () => {
   });
 
   test('face edit on an image without faces fails with "No faces detected" and is refunded', async () => {
-    const blank = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#fff' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const before = await user.balance();
     const { events } = await user.run('/api/diffusion/face_edit', {
       image: `data:image/png;base64,${blank.toString('base64')}`,
@@ -89,14 +97,20 @@ describe('vision endpoints', { timeout: 240_000 }, () => {
   });
 
   test('upscale answers { image, id } at twice the size, with tile progress', async () => {
-    const small = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#3366aa' } }).png().toBuffer();
+    const small = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
     const { events } = await user.run('/api/upscale', { image: `data:image/png;base64,${small.toString('base64')}` });
     const out = last(events)!.output as { image: string; id: string };
     expect(out.image.startsWith('data:image/png;base64,')).toBe(true);
     const meta = await sharp(Buffer.from(out.image.split(',')[1]!, 'base64')).metadata();
     expect([meta.width, meta.height]).toEqual([96, 64]);
     expect(await server.koma.images.exists(user.id, out.id)).toBe(true);
-    expect(events.some((e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).some((l) => /^Progress: \d+\/\d+$/.test(l)))).toBe(true);
+    expect(
+      events.some(
+        (e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).some((l) => /^Progress: \d+\/\d+$/.test(l)),
+      ),
+    ).toBe(true);
   });
 
   test('background answers { encoded, id }: a PNG with transparency', async () => {

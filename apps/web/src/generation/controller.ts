@@ -85,6 +85,14 @@ function imagesOf(output: unknown): OutputImage[] {
   return images.filter((i): i is OutputImage => typeof (i as { id?: unknown })?.id === 'string');
 }
 
+/** The stream broke (network, unload, early end) without the job itself failing. */
+function connectionLost(error: unknown): boolean {
+  if (error instanceof StreamEndedError) return true;
+  if (isApiError(error)) return error.status === 0;
+  if (error instanceof JobFailedError) return false;
+  return error instanceof TypeError || (error instanceof DOMException && error.name === 'AbortError');
+}
+
 const registry = new WeakMap<EditorSession, GenerationController>();
 
 /** The controller of a session (the tabs and buttons find it here). */
@@ -99,6 +107,11 @@ export class GenerationController implements GenerationActions {
   private readonly aborts = new Map<string, AbortController>();
   private readonly fetch: FetchLike | undefined;
   private disposed = false;
+  /** Set when the page goes away: streams cut by the unload are not failures. */
+  private leaving = false;
+  private readonly onPageHide = (): void => {
+    this.leaving = true;
+  };
 
   constructor(
     private readonly session: EditorSession,
@@ -697,21 +710,23 @@ export class GenerationController implements GenerationActions {
     });
     options.tracker.begin();
     const version = this.session.editor.version;
+    let keep = false;
     try {
       let output: unknown;
       try {
         output = await submitJob(path, payload, options);
       } catch (error) {
-        // A dropped connection is not a failed job: follow it again by id.
-        if (error instanceof StreamEndedError && error.jobId) output = await attachJob(error.jobId, options);
+        // A dropped connection is not a failed job: follow it again by id, once.
+        if (jobId && !this.leaving && connectionLost(error)) output = await attachJob(jobId, options);
         else throw error;
       }
       this.apply(job, output);
     } catch (error) {
-      if (!options.signal?.aborted) this.failed(job, error, version);
+      // Leaving the page (or the editor) or losing the connection keeps the job: the next visit re-attaches.
+      keep = options.signal?.aborted === true || this.leaving || (jobId !== undefined && connectionLost(error));
+      if (!keep) this.failed(job, error, version);
     } finally {
-      // A stream stopped by leaving the editor keeps its record: the next visit re-attaches to the job.
-      if (jobId && !options.signal?.aborted) this.forget(jobId);
+      if (jobId && !keep) this.forget(jobId);
       if (this.aborts.get(job.layerId)?.signal === options.signal) this.aborts.delete(job.layerId);
       if (!this.disposed) this.session.ui.setProcessing(job.layerId, null);
     }
@@ -861,12 +876,15 @@ export class GenerationController implements GenerationActions {
         const options = this.streamOptions(entry.job.layerId, entry.estimate, () => undefined);
         options.tracker.begin();
         const version = this.session.editor.version;
+        let keep = false;
         try {
           this.apply(entry.job, await attachJob(entry.jobId, options));
         } catch (error) {
-          if (!options.signal?.aborted) this.failed(entry.job, error, version - 1);
+          keep = options.signal?.aborted === true || this.leaving || connectionLost(error);
+          // A job the server no longer knows (404) is dropped quietly; a real failure is reported.
+          if (!keep && !(isApiError(error) && error.status === 404)) this.failed(entry.job, error, version - 1);
         } finally {
-          if (!options.signal?.aborted) this.forget(entry.jobId);
+          if (!keep) this.forget(entry.jobId);
           if (!this.disposed) this.session.ui.setProcessing(entry.job.layerId, null);
         }
       }),
@@ -876,6 +894,8 @@ export class GenerationController implements GenerationActions {
   /** (Re)starts the controller with its editor: registers it and re-attaches to jobs left running. */
   start(): void {
     this.disposed = false;
+    this.leaving = false;
+    window.addEventListener('pagehide', this.onPageHide);
     registry.set(this.session, this);
     this.session.generation = this;
     void this.reattach();
@@ -884,6 +904,7 @@ export class GenerationController implements GenerationActions {
   /** Stops following the streams (the jobs themselves go on and are re-attached on the next visit). */
   dispose(): void {
     this.disposed = true;
+    window.removeEventListener('pagehide', this.onPageHide);
     for (const abort of this.aborts.values()) abort.abort();
     this.aborts.clear();
     registry.delete(this.session);

@@ -1,0 +1,310 @@
+// Generation in the editor against the real server and its builtin engine (deterministic artwork, no GPU):
+// generate into a panel and watch queue, progress and the image arrive; undo; cycle variations; the credits and
+// subscription dialogs; a reload during a job that still finishes.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  // Slow the builtin engine down (20 steps × 150 ms) and run one job at a time, so queue and progress are visible.
+  const dir = mkdtempSync(path.join(tmpdir(), 'koma-gen-e2e-'));
+  const config = path.join(dir, 'engines.json');
+  writeFileSync(config, JSON.stringify({ builtin: { stepDelayMs: 150 } }));
+  server = await startServer({
+    env: { ENGINES_CONFIG: config, JOB_CONCURRENCY_BUILTIN: '1', STARTING_CREDITS: '100' },
+  });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Layer {
+  type: string;
+  transform: { x: number; y: number; size: { width: number; height: number } };
+  locked: boolean;
+  clipTarget: string | null;
+  data: { variations?: { id: string }[]; variationsIdx?: number; params?: { seed: number; prompt: string } | null };
+}
+
+interface Snapshot {
+  layers: Record<string, Layer>;
+  children: string[];
+  selection: string[];
+  processing: Record<string, { status: string; progress?: number; queuePosition?: number; previewUrl?: string }>;
+}
+
+async function snapshot(page: Page): Promise<Snapshot> {
+  return page.evaluate(() => {
+    const s = (window as unknown as { __koma: any }).__koma;
+    const doc = s.editor.doc;
+    return {
+      layers: doc.layers,
+      children: doc.layers[s.activeRoot()].children,
+      selection: s.ui.state.selection,
+      processing: s.ui.state.processing,
+    };
+  });
+}
+
+const images = (snap: Snapshot) =>
+  Object.entries(snap.layers)
+    .filter(([, l]) => l.type === 'IMAGE')
+    .map(([id, l]) => ({ id, ...l }));
+
+/** Records every processing state the editor shows, from now on, in window.__states. */
+async function recordProcessing(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __koma: any; __states: unknown[] };
+    w.__states = [];
+    w.__koma.ui.subscribe((state: { processing: Record<string, unknown> }) => {
+      for (const [id, p] of Object.entries(state.processing)) w.__states.push({ id, ...(p as object) });
+    });
+  });
+}
+
+async function recorded(
+  page: Page,
+): Promise<{ id: string; status: string; progress?: number; queuePosition?: number; previewUrl?: string }[]> {
+  return page.evaluate(() => (window as unknown as { __states: any[] }).__states);
+}
+
+async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
+  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
+}
+
+async function newComic(page: Page, label: string): Promise<string> {
+  const email = uniqueEmail(label);
+  await signUp(page, email);
+  await page.getByRole('button', { name: /New comic/ }).click();
+  await page.waitForURL(/\/editor\/[^/]+$/);
+  await page.waitForSelector('[data-testid=canvas] canvas');
+  await expect.poll(async () => (await snapshot(page)).children.length).toBe(1);
+  return email;
+}
+
+/** Leaves the text field so the canvas shortcuts (g) reach the editor again. */
+async function blur(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+async function creditTotal(page: Page): Promise<string> {
+  return (await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, '');
+}
+
+/** Occupies the single builtin lane with a job of its own, so the next one waits in the queue. */
+async function occupyLane(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    void fetch('/api/diffusion/txt2img', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        model: 'animaginexl4.0',
+        prompt: 'a quiet street',
+        width: 832,
+        height: 1216,
+        num_images: 1,
+      }),
+    }).then((r) => r.text());
+  });
+}
+
+describe('generation in the editor', () => {
+  it('generates into a panel: queue, progress, preview, the image clipped and locked; undo; variations', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await newComic(page, 'gen');
+    const panelId = (await snapshot(page)).children[0]!;
+    expect(await creditTotal(page)).toBe('100');
+
+    // An empty prompt creates nothing.
+    const centre = await toScreen(page, 850, 1200);
+    await page.mouse.move(centre.x, centre.y);
+    await page.keyboard.press('g');
+    await page.waitForTimeout(300);
+    expect(images(await snapshot(page))).toHaveLength(0);
+
+    // The price is on the button before anything is sent: sdxl, one image = 6 credits.
+    await page.getByTestId('prompt-input').fill('a girl reading a manga on a train');
+    await expect.poll(() => page.getByTestId('generate-cost').innerText()).toBe('6 credits');
+
+    await occupyLane(page);
+    await expect.poll(async () => creditTotal(page), { timeout: 5000 }).toBe('100'); // not refreshed by itself
+    await recordProcessing(page);
+    await blur(page);
+    await page.mouse.move(centre.x, centre.y);
+    await page.keyboard.press('g');
+
+    // The new layer is clipped to the panel, locked and selected at once.
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(1);
+    let snap = await snapshot(page);
+    const image = images(snap)[0]!;
+    expect(image.clipTarget).toBe(panelId);
+    expect(image.locked).toBe(true);
+    expect(snap.selection).toEqual([image.id]);
+
+    // First in the queue behind the other job, then in progress with a bar and a preview.
+    await expect
+      .poll(async () => (await recorded(page)).some((s) => s.status === 'IN_QUEUE' && s.queuePosition !== undefined), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    await expect
+      .poll(() => page.getByTestId('processing').getAttribute('data-status'), { timeout: 5000 })
+      .toBe('IN_QUEUE');
+    await screenshot(page, 'generation-queued');
+    await expect
+      .poll(
+        async () =>
+          (await recorded(page)).some(
+            (s) => s.status === 'IN_PROGRESS' && (s.progress ?? 0) > 0 && (s.progress ?? 0) < 1,
+          ),
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(true);
+    // Credits are refreshed when the job leaves the queue: both jobs have been charged by then.
+    await expect.poll(async () => creditTotal(page), { timeout: 5000 }).toBe('88');
+    await expect
+      .poll(async () => (await recorded(page)).some((s) => s.previewUrl?.startsWith('data:image/')), {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(true);
+    if ((await page.getByTestId('processing-preview').count()) > 0) await screenshot(page, 'generation-in-progress');
+
+    // The image arrives: one variation, processing cleared.
+    await expect
+      .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 20_000 })
+      .toBe(1);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length).toBe(0);
+    const states = await recorded(page);
+    const progresses = states.filter((s) => s.status === 'IN_PROGRESS').map((s) => s.progress ?? 0);
+    expect(progresses.length).toBeGreaterThan(2);
+    expect([...progresses].sort((a, b) => a - b)).toEqual(progresses); // never goes backwards
+    snap = await snapshot(page);
+    const seed = images(snap)[0]!.data.params!.seed;
+    expect(seed).toBeGreaterThanOrEqual(0); // the seed the server used is kept for regeneration
+    await page.waitForTimeout(500);
+    await screenshot(page, 'generation-done');
+
+    // Undo takes the image away (its variations, then the layer); redo brings it back.
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
+    await page.keyboard.press('Control+Shift+Z');
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0).toBe(1);
+
+    // g over the panel again: a new variation on the same layer (seed + count), the panel keeps its last 4.
+    for (let n = 2; n <= 5; n++) {
+      await page.mouse.move(centre.x, centre.y);
+      await page.keyboard.press('g');
+      await expect
+        .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 20_000 })
+        .toBe(Math.min(n, 4));
+      await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+    }
+    snap = await snapshot(page);
+    expect(images(snap)).toHaveLength(1);
+    const layer = images(snap)[0]!;
+    expect(layer.data.variationsIdx).toBe(3);
+
+    // Arrow keys cycle the variations; the layer tab's buttons too.
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(async () => images(await snapshot(page))[0]!.data.variationsIdx).toBe(2);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => images(await snapshot(page))[0]!.data.variationsIdx).toBe(0);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('variation-next').click();
+    await expect.poll(async () => images(await snapshot(page))[0]!.data.variationsIdx).toBe(1);
+    await expect(page.getByTestId('variation-index').innerText()).resolves.toBe('2 / 4');
+    await screenshot(page, 'generation-variations');
+
+    expect(realErrors(problems.errors)).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  it('opens the subscription dialog for a free user without enough credits, and removes the layer', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await newComic(page, 'broke');
+    await page.getByTestId('prompt-input').fill('a castle in the clouds');
+    await page.getByTestId('tab-model').click();
+    await page.getByTestId('model-fluxpro').click();
+    await page.getByTestId('tab-settings').click();
+    await page.getByTestId('batch-input').fill('4');
+    await page.getByTestId('tab-prompt').click();
+    // fluxpro is 30 credits an image: 4 images cost 120, more than the 100 a new account has.
+    await expect.poll(() => page.getByTestId('generate-cost').innerText()).toBe('120 credits');
+    await blur(page);
+    const outside = await toScreen(page, -700, 400);
+    await page.mouse.move(outside.x, outside.y);
+    await page.keyboard.press('g');
+    await page.getByTestId('subscription-dialog').waitFor({ timeout: 5000 });
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
+    await screenshot(page, 'generation-subscription-dialog');
+    await page.getByRole('button', { name: 'Back to the editor' }).click();
+    await expect.poll(() => page.getByTestId('subscription-dialog').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toMatch(/^\/editor\//);
+    expect(await creditTotal(page)).toBe('100');
+    expect(realErrors(problems.errors).filter((e) => !e.includes('not_enough_credits'))).toEqual([]);
+    await context.close();
+  });
+
+  it('re-attaches to a running job after a reload and shows its result', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await newComic(page, 'reload');
+    await page.getByTestId('prompt-input').fill('a cat on a rooftop at night');
+    await blur(page);
+    // Just left of the page: no panel there, so a free layer centred on the pointer.
+    const outside = await toScreen(page, -60, 1200);
+    await page.mouse.move(outside.x, outside.y);
+    await page.keyboard.press('g');
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(1);
+    const layerId = images(await snapshot(page))[0]!.id;
+    expect(images(await snapshot(page))[0]!.clipTarget).toBeNull();
+    await expect
+      .poll(async () => (await snapshot(page)).processing[layerId]?.status, { timeout: 10_000, interval: 100 })
+      .toBe('IN_PROGRESS');
+    await expect
+      .poll(async () => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 10_000 })
+      .toBe('saved');
+    const stored = await page.evaluate(() => localStorage.getItem('koma.generation.jobs'));
+    expect(stored).toContain(layerId); // the editor remembers which layer the running job belongs to
+    await page.reload();
+    await page.waitForSelector('[data-testid=canvas] canvas');
+    // The job goes on: the layer shows it processing again, then gets its image.
+    await expect
+      .poll(async () => (await snapshot(page)).processing[layerId]?.status ?? 'none', {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .not.toBe('none');
+    await screenshot(page, 'generation-reattached');
+    await expect
+      .poll(async () => (await snapshot(page)).layers[layerId]?.data.variations?.length ?? 0, { timeout: 20_000 })
+      .toBe(1);
+    await page.waitForTimeout(500);
+    await screenshot(page, 'generation-reattached-done');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});

@@ -31,6 +31,8 @@ interface Entry {
 
 /** Drawing styles that depend on zoom (dashes, guide widths) are rebuilt when zoom moves by more than this. */
 const ZOOM_REBUILD_RATIO = 1.25;
+/** Below this zoom the page is cached as one bitmap (see updatePageCache). */
+const ZOOMED_OUT = 0.25;
 
 /**
  * Keeps a Konva stage in step with the editor: one adapter per layer type, applied only to the layers that
@@ -47,6 +49,9 @@ export class SceneRenderer {
     shadowBlur: 24,
     listening: false,
   });
+  /** Everything drawn for the document; cached as one bitmap while the page is seen from afar. */
+  private readonly pageGroup = new Konva.Group({ listening: false });
+  private cachedFor: { doc: DocState; zoom: number; ui: boolean } | null = null;
   private readonly entries = new Map<string, Entry>();
   private order: string[] = [];
   private readonly scheduler: FrameScheduler;
@@ -67,7 +72,8 @@ export class SceneRenderer {
     });
     this.stage.add(this.content);
     this.stage.add(this.overlay);
-    this.content.add(this.page);
+    this.content.add(this.pageGroup);
+    this.pageGroup.add(this.page);
     this.scheduler = new FrameScheduler(() => this.stage.draw(), fps, restricted);
     this.unsubscribe.push(session.editor.subscribe(() => this.sync()));
     this.unsubscribe.push(session.ui.subscribe(() => this.sync()));
@@ -121,7 +127,7 @@ export class SceneRenderer {
         const body = new Konva.Group({ listening: false });
         const wrapper = new Konva.Group({ listening: false });
         wrapper.add(body);
-        this.content.add(wrapper);
+        this.pageGroup.add(wrapper);
         entry = { wrapper, body, layer, zoom: 0, clipTarget: null, readingOrder: false };
         this.entries.set(id, entry);
         entry.layer = layer;
@@ -141,7 +147,8 @@ export class SceneRenderer {
         box.x + box.size.width >= visibleArea.x - 200 &&
         box.y <= visibleArea.y + visibleArea.height &&
         box.y + box.size.height >= visibleArea.y - 200;
-      entry.wrapper.visible(layer.visible && onScreen);
+      // While the page is cached as one bitmap every layer must be in it, on screen or not.
+      entry.wrapper.visible(layer.visible && (onScreen || view.zoom < ZOOMED_OUT));
     }
     for (const [id, entry] of this.entries) {
       if (!seen.has(id)) {
@@ -155,9 +162,39 @@ export class SceneRenderer {
     }
     this.overlay.destroyChildren();
     drawOverlay(this.overlay, doc, ui, view.zoom, this.session.activeRoot());
+    this.updatePageCache(doc, ui, view.zoom);
     this.lastDoc = doc;
     this.lastUi = ui;
     this.scheduler.request();
+  }
+
+  /**
+   * Zoomed out, the whole page is drawn once into a bitmap at the largest zoom of that range, and panning or zooming
+   * blits it; it is redrawn when the document changes and dropped when zooming in or while the user drags something.
+   */
+  private updatePageCache(doc: DocState, ui: UiState, zoom: number): void {
+    const wanted = zoom < ZOOMED_OUT && ui.interaction === 'NONE';
+    if (!wanted) {
+      if (this.cachedFor) {
+        this.pageGroup.clearCache();
+        this.cachedFor = null;
+      }
+      return;
+    }
+    const c = this.cachedFor;
+    if (c && c.doc === doc && c.ui === ui.showReadingOrder) return;
+    const bounds = this.session.contentBounds();
+    const pad = 400;
+    this.pageGroup.clearCache();
+    this.pageGroup.cache({
+      x: bounds.x - pad,
+      y: bounds.y - pad,
+      width: bounds.width + 2 * pad,
+      height: bounds.height + 2 * pad,
+      // One resolution for the whole zoomed-out range, so zooming there never redraws the page.
+      pixelRatio: ZOOMED_OUT * (globalThis.devicePixelRatio || 1),
+    });
+    this.cachedFor = { doc, zoom, ui: ui.showReadingOrder };
   }
 
   private rebuild(entry: Entry, ctx?: RenderContext): void {

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useSession } from '../session/context.ts';
 import { Dialog } from '../components/Dialog.tsx';
+import './export.css';
 import type { EditorSession } from '../editor/session.ts';
 import { exportPng, exportPsd, importPsd, serverPlan, type ExportProgress, type ImportReport } from './run.ts';
 
@@ -153,7 +154,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
             </p>
           )}
           {report && (
-            <div data-testid="import-report">
+            <div className="export-report" data-testid="import-report">
               <p>
                 {report.added} layer{report.added === 1 ? '' : 's'} imported.
               </p>

@@ -13,7 +13,8 @@ import {
 import { api, bytesToBase64 } from '../api/index.ts';
 import { ImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
-import { planImageIds, rasterizePlan, waitForImages } from './rasterize.ts';
+import { rasterizePlan } from './rasterize.ts';
+import { planImageIds, waitForImages } from './wait.ts';
 import { transfers, type PageJob, type WorkerReply, type WorkerRequest } from './protocol.ts';
 
 export interface ExportProgress {

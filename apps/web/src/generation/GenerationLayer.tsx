@@ -125,7 +125,11 @@ export function PlanDialogs({ session, controller }: { session: EditorSession; c
         <p className="dialog__text">
           {credits
             ? t('generation.dialogs.creditsBody', { balance: creditTotal(account) ?? 0 })
-            : t('generation.dialogs.subscriptionBody')}
+            : t(
+                controller.dialogReason === 'subscription_required'
+                  ? 'generation.dialogs.subscriptionModelBody'
+                  : 'generation.dialogs.subscriptionBody',
+              )}
         </p>
         <div className="dialog__actions">
           <button type="button" className="button button--primary" onClick={close} autoFocus>

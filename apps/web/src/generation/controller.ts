@@ -52,6 +52,8 @@ export interface AccountPort {
 }
 
 export type PlanDialog = 'credits' | 'subscription' | null;
+/** Why the subscription dialog opened: a subscriber-only model, or a free account out of credits. */
+export type PlanDialogReason = 'subscription_required' | 'not_enough_credits';
 
 /** What to do with a job's output; kept in storage so a reload can finish the job. */
 export type JobOp =
@@ -103,12 +105,16 @@ export function controllerOf(session: EditorSession): GenerationController | und
 export class GenerationController implements GenerationActions {
   readonly settings: SettingsStore;
   private dialogValue: PlanDialog = null;
+  private reasonValue: PlanDialogReason = 'not_enough_credits';
   private readonly dialogListeners = new Set<() => void>();
   private readonly aborts = new Map<string, AbortController>();
   private readonly fetch: FetchLike | undefined;
   private disposed = false;
   /** Set when the page goes away: streams cut by the unload are not failures. */
   private leaving = false;
+  private unwatch: (() => void) | null = null;
+  /** Image ids whose loading was already checked (ok or failed), so each is fetched once. */
+  private readonly checked = new Set<string>();
   private readonly onPageHide = (): void => {
     this.leaving = true;
   };
@@ -129,8 +135,13 @@ export class GenerationController implements GenerationActions {
     return this.dialogValue;
   }
 
-  setDialog(value: PlanDialog): void {
+  get dialogReason(): PlanDialogReason {
+    return this.reasonValue;
+  }
+
+  setDialog(value: PlanDialog, reason: PlanDialogReason = 'not_enough_credits'): void {
     this.dialogValue = value;
+    this.reasonValue = reason;
     for (const l of this.dialogListeners) l();
   }
 
@@ -666,6 +677,25 @@ export class GenerationController implements GenerationActions {
     this.session.editor.execute(changeVariation, { id: layerId, index });
   }
 
+  /**
+   * Whatever switched the shown variation (arrow keys, undo): the selected image's variation is fetched once,
+   * and one that fails to load is dropped with the index clamped.
+   */
+  private checkShownVariation(): void {
+    const id = this.session.ui.state.selection[0];
+    const node = id ? this.imageLayer(id) : undefined;
+    if (!node || node.data.variations.length < 2) return;
+    const variation = node.data.variations[node.data.variationsIdx];
+    if (!variation || this.checked.has(variation.id)) return;
+    this.checked.add(variation.id);
+    void loadImageById(variation.id).then((url) => {
+      if (url || this.disposed) return;
+      const now = this.imageLayer(node.id);
+      const index = now?.data.variations.findIndex((v) => v.id === variation.id) ?? -1;
+      if (now && index >= 0) this.session.editor.execute(dropVariation, { id: node.id, index });
+    });
+  }
+
   // ---- running jobs ----------------------------------------------------------------------------------------
 
   private streamOptions(
@@ -822,7 +852,7 @@ export class GenerationController implements GenerationActions {
         return;
       }
       if (error.code === SUBSCRIPTION_REQUIRED) {
-        this.setDialog('subscription');
+        this.setDialog('subscription', 'subscription_required');
         return;
       }
       console.error(`Unknown error code: ${error.code}`, error);
@@ -896,6 +926,8 @@ export class GenerationController implements GenerationActions {
     this.disposed = false;
     this.leaving = false;
     window.addEventListener('pagehide', this.onPageHide);
+    this.unwatch?.();
+    this.unwatch = this.session.editor.subscribe(() => this.checkShownVariation());
     registry.set(this.session, this);
     this.session.generation = this;
     void this.reattach();
@@ -905,6 +937,8 @@ export class GenerationController implements GenerationActions {
   dispose(): void {
     this.disposed = true;
     window.removeEventListener('pagehide', this.onPageHide);
+    this.unwatch?.();
+    this.unwatch = null;
     for (const abort of this.aborts.values()) abort.abort();
     this.aborts.clear();
     registry.delete(this.session);

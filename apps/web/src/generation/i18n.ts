@@ -97,7 +97,8 @@ const en = {
       creditsTitle: 'Not enough credits',
       creditsBody: 'This needs more credits than you have left. Your balance is {{balance}} credits.',
       subscriptionTitle: 'Subscription required',
-      subscriptionBody: 'This needs a subscription: the free plan cannot run it, or has no credits left.',
+      subscriptionBody: 'You do not have enough credits left for this on the free plan.',
+      subscriptionModelBody: 'This model is for subscribers. Choose another model, or subscribe to use it.',
       back: 'Back to the editor',
     },
   },
@@ -204,8 +205,9 @@ const ja: typeof en = {
       creditsTitle: 'クレジットが足りません',
       creditsBody: 'この操作には残りより多くのクレジットが必要です。残高は {{balance}} クレジットです。',
       subscriptionTitle: 'サブスクリプションが必要です',
-      subscriptionBody:
-        'この操作にはサブスクリプションが必要です (無料プランでは実行できないか、クレジットが残っていません)。',
+      subscriptionBody: 'この操作に必要なクレジットが残っていません。無料プランのクレジットを使い切りました。',
+      subscriptionModelBody:
+        'このモデルはサブスクリプション限定です。別のモデルを選ぶか、サブスクリプションに登録してください。',
       back: 'エディターに戻る',
     },
   },

@@ -97,6 +97,30 @@ export function originalPath(doc: unknown, path: readonly PropertyKey[], origins
   return out;
 }
 
+/**
+ * Copies the objects the clean-up may change (the document, its comic configuration, pages and every layer with its
+ * children and clip lists) and shares everything else: layer payloads can be megabytes of strokes and parameters,
+ * and deep-copying them cost more than validating them.
+ */
+function copyContainers(raw: Raw): Raw {
+  const copyLayer = (layer: unknown): unknown => {
+    if (!isObject(layer)) return layer;
+    const copy: Raw = { ...layer };
+    if (isObject(copy.data) && 'readingOrder' in copy.data) copy.data = { ...copy.data };
+    if (Array.isArray(copy.children)) copy.children = copy.children.map(copyLayer);
+    if (Array.isArray(copy.clippedLayers)) copy.clippedLayers = [...(copy.clippedLayers as unknown[])];
+    return copy;
+  };
+  const doc: Raw = { ...raw, rootLayer: copyLayer(raw.rootLayer) };
+  if (isObject(raw.comicConfiguration)) doc.comicConfiguration = { ...raw.comicConfiguration };
+  if (Array.isArray(raw.pages)) {
+    doc.pages = raw.pages.map((page: unknown) =>
+      isObject(page) ? { ...page, rootLayer: copyLayer(page.rootLayer) } : page,
+    );
+  }
+  return doc;
+}
+
 /** Brings a raw saved document to the current version; returns a new object or an error naming the path. */
 export function upgrade(
   raw: unknown,
@@ -105,7 +129,7 @@ export function upgrade(
   if (!isObject(raw)) {
     return { ok: false, error: { code: 'NOT_AN_OBJECT', message: 'A workspace document must be an object', path: '' } };
   }
-  let doc = structuredClone(raw);
+  let doc = copyContainers(raw);
   const version = doc.version ?? 0;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
     return { ok: false, error: { code: 'INVALID_FIELD', message: 'version must be a whole number', path: 'version' } };

@@ -43,7 +43,10 @@ import { gridSize, maskBounds, renderMask } from './mask.ts';
 import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
 import { fullPrompt, paramsOf, quote, regenerateTxt2img, txt2imgPayload, type Source } from './requests.ts';
 import { SettingsStore } from './settings.ts';
-import { JobFailedError, StreamEndedError, attachJob, submitJob, type StreamOptions } from './stream.ts';
+import { connectionLost, forgetJob, imagesOf, rememberJob, storedJobs, type JobOp, type StoredJob } from './jobs.ts';
+
+export type { JobOp } from './jobs.ts';
+import { JobFailedError, attachJob, submitJob, type StreamOptions } from './stream.ts';
 
 /** What the controller needs from the signed-in account. */
 export interface AccountPort {
@@ -55,45 +58,7 @@ export type PlanDialog = 'credits' | 'subscription' | null;
 /** Why the subscription dialog opened: a subscriber-only model, or a free account out of credits. */
 export type PlanDialogReason = 'subscription_required' | 'not_enough_credits';
 
-/** What to do with a job's output; kept in storage so a reload can finish the job. */
-export type JobOp =
-  | { op: 'generate'; layerId: string; created: boolean; keepLast?: number; params: GenerationParams }
-  | { op: 'variations'; layerId: string; params?: GenerationParams; placeholder?: boolean }
-  | { op: 'upscale'; layerId: string }
-  | { op: 'background'; layerId: string }
-  | { op: 'faces'; layerId: string; variationId: string }
-  | { op: 'pose'; layerId: string };
-
-interface StoredJob {
-  jobId: string;
-  workspaceId: string;
-  job: JobOp;
-  estimate: number;
-}
-
-const JOBS_KEY = 'koma.generation.jobs';
 const OUTPAINT_PADDING = 128;
-
-interface OutputImage {
-  id: string;
-  width?: number;
-  height?: number;
-  seed?: number;
-}
-
-function imagesOf(output: unknown): OutputImage[] {
-  const images = (output as { images?: unknown } | null)?.images;
-  if (!Array.isArray(images)) return [];
-  return images.filter((i): i is OutputImage => typeof (i as { id?: unknown })?.id === 'string');
-}
-
-/** The stream broke (network, unload, early end) without the job itself failing. */
-function connectionLost(error: unknown): boolean {
-  if (error instanceof StreamEndedError) return true;
-  if (isApiError(error)) return error.status === 0;
-  if (error instanceof JobFailedError) return false;
-  return error instanceof TypeError || (error instanceof DOMException && error.name === 'AbortError');
-}
 
 const registry = new WeakMap<EditorSession, GenerationController>();
 
@@ -866,37 +831,19 @@ export class GenerationController implements GenerationActions {
 
   // ---- surviving a reload ----------------------------------------------------------------------------------
 
-  private stored(): StoredJob[] {
-    try {
-      const raw = localStorage.getItem(JOBS_KEY);
-      const list = raw ? (JSON.parse(raw) as unknown) : [];
-      return Array.isArray(list) ? (list as StoredJob[]) : [];
-    } catch {
-      return [];
-    }
-  }
-
-  private write(list: StoredJob[]): void {
-    try {
-      localStorage.setItem(JOBS_KEY, JSON.stringify(list));
-    } catch {
-      // no storage: jobs simply do not survive a reload
-    }
-  }
-
   private remember(entry: StoredJob): void {
-    this.write([...this.stored().filter((j) => j.jobId !== entry.jobId), entry]);
+    rememberJob(entry);
     // Save now so a reload finds the layer the job belongs to.
     void this.session.autosave.saveNow();
   }
 
   private forget(jobId: string): void {
-    this.write(this.stored().filter((j) => j.jobId !== jobId));
+    forgetJob(jobId);
   }
 
   /** After a reload: follows every job this workspace left running, and applies what finished meanwhile. */
   async reattach(): Promise<void> {
-    const mine = this.stored().filter((j) => j.workspaceId === this.session.workspaceId);
+    const mine = storedJobs().filter((j) => j.workspaceId === this.session.workspaceId);
     await Promise.all(
       mine.map(async (entry) => {
         if (!this.session.editor.doc.layers[entry.job.layerId]) {

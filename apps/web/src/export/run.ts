@@ -71,11 +71,29 @@ function runWorker(request: WorkerRequest, transfer: Transferable[], onProgress:
 
 export type ExportScope = 'page' | 'allPages';
 
+/** Everything on the infinite canvas, with room for speech-bubble tails, which reach outside their layer's box. */
+function regionBounds(session: EditorSession): { x: number; y: number; width: number; height: number } {
+  const b = session.contentBounds();
+  let [x0, y0, x1, y1] = [b.x, b.y, b.x + b.width, b.y + b.height];
+  const doc = session.editor.doc;
+  for (const id of doc.layers[doc.rootId]?.children ?? []) {
+    const layer = doc.layers[id];
+    if (layer?.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;
+    const reach = layer.data.tailLength + layer.data.backgroundBorderSize;
+    const t = layer.transform;
+    x0 = Math.min(x0, t.x - reach);
+    y0 = Math.min(y0, t.y - reach);
+    x1 = Math.max(x1, t.x + t.size.width + reach);
+    y1 = Math.max(y1, t.y + t.size.height + reach);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
 function pagePlans(session: EditorSession, scope: ExportScope, fullResolution: boolean): PagePlan[] {
   const doc = session.editor.doc;
   const base = safeFileName(session.name || 'koma');
   if (session.type !== 'COMIC') {
-    const b = session.contentBounds();
+    const b = regionBounds(session);
     const area = { x: Math.floor(b.x), y: Math.floor(b.y), width: Math.ceil(b.width), height: Math.ceil(b.height) };
     return [planPage(doc, doc.rootId, { area, size: { width: area.width, height: area.height }, name: base })];
   }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { planPage, rastersToDraw, type PlanNode } from '../../src/export/index.ts';
+import { fixtureDoc } from './support.ts';
+
+const names = (nodes: readonly PlanNode[]) => nodes.map((n) => n.name);
+
+describe('page plan', () => {
+  it('orders panel groups by the reading direction: right to left reads the bottom-right panel first', () => {
+    const { doc, rootId } = fixtureDoc();
+    doc.comicConfiguration.readingOrder = 'RIGHT_TO_LEFT';
+    const plan = planPage(doc, rootId);
+    // Panel 1 is the top group (last in the bottom-first list).
+    const groups = plan.nodes.filter((n) => n.kind === 'group');
+    expect(groups.map((g) => [g.name, g.layerId])).toEqual([
+      ['Panel 3', 'panelB'],
+      ['Panel 2', 'panelC'],
+      ['Panel 1', 'panelA'],
+    ]);
+  });
+
+  it('asks the caller only for document layers, hidden ones included, each at its export rect', () => {
+    const { doc, rootId } = fixtureDoc();
+    const wanted = rastersToDraw(planPage(doc, rootId));
+    expect(wanted.map((n) => [n.key, n.role, n.hidden])).toEqual([
+      ['hero:image', 'image', true],
+      ['sky:image', 'image', false],
+      ['logo:image', 'image', false],
+      ['hello:textBackground', 'textBackground', false],
+      ['hello:text', 'text', false],
+    ]);
+    // The text is asked for over its box plus 300 px of padding on each side, cut to the page.
+    const text = wanted.find((n) => n.role === 'text')!;
+    expect(text.rect).toEqual({ x: 0, y: 0, width: 900, height: 700 });
+    expect(text.text?.box).toEqual({ x: 200, y: 200, width: 400, height: 200 });
+  });
+
+  it('exports an infinite-canvas region at its own size, layers in drawing order with no panel block', () => {
+    const { doc, rootId } = fixtureDoc();
+    doc.type = 'INFINITE';
+    const plan = planPage(doc, rootId, { area: { x: 600, y: 1000, width: 250, height: 200 } });
+    expect([plan.width, plan.height, plan.scaleX]).toEqual([250, 200, 1]);
+    const logo = plan.nodes.find((n) => n.name === 'Logo');
+    expect(logo?.kind === 'raster' && logo.rect).toEqual({ x: 100, y: 100, width: 100, height: 50 });
+    expect(names(plan.nodes).slice(-3)).toEqual(['Logo', 'Hello background', 'Hello']);
+  });
+});

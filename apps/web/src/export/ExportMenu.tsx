@@ -3,14 +3,17 @@ import { useSession } from '../session/context.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import './export.css';
 import type { EditorSession } from '../editor/session.ts';
-import { exportPng, exportPsd, importPsd, serverPlan, type ExportProgress, type ImportReport } from './run.ts';
+import {
+  exportPng,
+  exportPsd,
+  importPsd,
+  isPsdFile,
+  serverPlan,
+  type ExportProgress,
+  type ImportReport,
+} from './run.ts';
 
 type Format = 'png' | 'psd' | 'psdPages';
-
-/** Whether a dropped or chosen file is a PSD or PSB (browsers rarely give these a MIME type). */
-export function isPsdFile(file: File): boolean {
-  return /\.(psd|psb)$/i.test(file.name) || file.type === 'image/vnd.adobe.photoshop';
-}
 
 /**
  * The Export button and its dialog: PNG or layered PSD of the open page (or every page as a zip of PSDs), PSD/PSB

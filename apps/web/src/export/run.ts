@@ -148,6 +148,23 @@ export async function exportPsd(
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
+/** Whether a dropped or chosen file is a PSD or PSB (browsers rarely give these a MIME type). */
+export function isPsdFile(file: File): boolean {
+  return /\.(psd|psb)$/i.test(file.name) || file.type === 'image/vnd.adobe.photoshop';
+}
+
+/** One message for a toast: how many layers came in, and every one that did not or came in changed. */
+export function describeImport(report: ImportReport): string {
+  const parts = [`${report.added} layer${report.added === 1 ? '' : 's'} imported.`];
+  if (report.skipped.length > 0) {
+    parts.push(`Not imported: ${report.skipped.map((n) => `${n.name} (${n.reason})`).join('; ')}.`);
+  }
+  if (report.changed.length > 0) {
+    parts.push(`Changed: ${report.changed.map((n) => `${n.name} (${n.reason})`).join('; ')}.`);
+  }
+  return parts.join(' ');
+}
+
 export interface ImportReport {
   added: number;
   skipped: ImportNote[];

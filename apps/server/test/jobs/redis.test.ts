@@ -164,4 +164,43 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
     ]);
     expect(await user.balance()).toBe(100);
   }, 60_000);
+
+  test('a worker killed mid-job: its token is re-delivered, the job re-queued once and completed, charged once', async () => {
+    await Promise.all(workers.map(stopWorker));
+    const fast = { ...env, JOB_LOCK_MS: '2000', JOB_STALLED_CHECK_MS: '1000' };
+    const doomed = startWorker(fast);
+    await doomed.ready;
+    const user = await User.signUp(server);
+    const body = { model: 'aamxl', prompt: 'a long voyage', width: 768, height: 768, steps: 30, num_images: 1 };
+    const stream = await user.open('POST', '/api/diffusion/txt2img', body);
+    const jobId = String((await stream.until((e) => e.status === 'IN_QUEUE')).job_id);
+    await stream.until(
+      (e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).some((l) => l.startsWith('Progress:')),
+    );
+    doomed.child.kill('SIGKILL');
+    await new Promise((r) => doomed.child.once('exit', r));
+
+    const rescuer = startWorker(fast);
+    workers.push(rescuer);
+    await rescuer.ready;
+    const events = await stream.all();
+    expect(last(events)?.status).toBe('COMPLETED');
+    expect(
+      events.some((e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).includes('Restarted (attempt 2)')),
+    ).toBe(true);
+    expect(rescuer.claimed).toEqual([jobId]);
+    const row = await server.koma.database.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'COMPLETED', attempts: 2 });
+    const ledger = await server.koma.database.db
+      .selectFrom('credit_ledger')
+      .select(['kind'])
+      .where('ref', '=', jobId)
+      .execute();
+    expect(ledger.map((l) => l.kind)).toEqual(['charge']);
+    expect(await user.balance()).toBe(94);
+  }, 90_000);
 });

@@ -239,12 +239,26 @@ describe('generation in the editor', () => {
     await context.close();
   });
 
-  it('opens the subscription dialog for a free user without enough credits, and removes the layer', async () => {
+  it('opens the subscription or the credits dialog by plan and error code, and removes the layer', async () => {
     const { context, page, problems } = await openPage(browser, server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'broke');
     await page.getByTestId('prompt-input').fill('a castle in the clouds');
+    await page.getByTestId('tab-model').click();
+    // GPT Image is for subscribers: SUBSCRIPTION_REQUIRED opens the subscription dialog.
+    await page.getByTestId('model-gpt-image-1').click();
+    await page
+      .getByTestId('generate-button')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined);
+    await page.getByTestId('tab-prompt').click();
+    await expect.poll(() => page.getByTestId('generate-cost').innerText()).toBe('80 credits');
+    await page.getByTestId('generate-button').click();
+    await page.getByTestId('subscription-dialog').waitFor({ timeout: 5000 });
+    await expect(page.getByTestId('subscription-dialog').innerText()).resolves.toContain('for subscribers');
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
+    await page.getByRole('button', { name: 'Back to the editor' }).click();
     await page.getByTestId('tab-model').click();
     await page.getByTestId('model-fluxpro').click();
     await page.getByTestId('tab-settings').click();
@@ -263,6 +277,24 @@ describe('generation in the editor', () => {
     await expect.poll(() => page.getByTestId('subscription-dialog').count()).toBe(0);
     expect(new URL(page.url()).pathname).toMatch(/^\/editor\//);
     expect(await creditTotal(page)).toBe('100');
+
+    // The same request from a subscriber opens the credits dialog instead. (The account is shown as a subscriber
+    // by rewriting its plan in GET /api/auth/me: the server still answers not_enough_credits for real.)
+    await page.route('**/api/auth/me', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { user: { plan: string } };
+      await route.fulfill({ response, json: { ...body, user: { ...body.user, plan: 'subscriber' } } });
+    });
+    await page.reload();
+    await page.waitForSelector('[data-testid=canvas] canvas');
+    await expect.poll(() => page.getByTestId('generate-cost').innerText()).toBe('120 credits');
+    await page.getByTestId('generate-button').click();
+    await page.getByTestId('credits-dialog').waitFor({ timeout: 5000 });
+    await expect(page.getByTestId('credits-dialog').innerText()).resolves.toContain('Your balance is 100 credits');
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
+    await screenshot(page, 'generation-credits-dialog');
+    await page.getByRole('button', { name: 'Back to the editor' }).click();
+    await expect.poll(() => page.getByTestId('credits-dialog').count()).toBe(0);
     expect(realErrors(problems.errors).filter((e) => !e.includes('not_enough_credits'))).toEqual([]);
     await context.close();
   });

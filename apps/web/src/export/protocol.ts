@@ -9,6 +9,7 @@ export interface PageJob {
 
 export type WorkerRequest =
   | { type: 'psd'; pages: PageJob[]; plan: Plan; compression: number; zipName: string | null }
+  | { type: 'zip'; files: { name: string; bytes: Uint8Array }[]; zipName: string }
   | { type: 'png'; page: PageJob; plan: Plan }
   | { type: 'read'; bytes: Uint8Array };
 

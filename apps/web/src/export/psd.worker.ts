@@ -43,6 +43,14 @@ async function handle(request: WorkerRequest): Promise<void> {
     reply({ type: 'read', ...result }, transfers(result.layers.map((l) => l.pixels)));
     return;
   }
+  if (request.type === 'zip') {
+    reply({ type: 'progress', done: 0, total: 1, stage: 'Packing the zip' });
+    const zip = zipFiles(request.files);
+    reply({ type: 'file', bytes: zip, fileName: request.zipName, mime: 'application/zip' }, [
+      zip.buffer as ArrayBuffer,
+    ]);
+    return;
+  }
   if (request.type === 'png') {
     reply({ type: 'progress', done: 0, total: 2, stage: 'Compositing' });
     const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });

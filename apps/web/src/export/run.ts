@@ -106,9 +106,13 @@ function pagePlans(session: EditorSession, scope: ExportScope, fullResolution: b
   );
 }
 
-async function rasterizeAll(session: EditorSession, plans: PagePlan[], onProgress: ProgressFn): Promise<PageJob[]> {
+async function rasterizeAll(
+  session: EditorSession,
+  plans: PagePlan[],
+  images: ImageStore,
+  onProgress: ProgressFn,
+): Promise<PageJob[]> {
   const doc = session.editor.doc;
-  const images = new ImageStore();
   const wanted = planImageIds(doc, plans);
   onProgress({ stage: 'Loading images', done: 0, total: 1 });
   await waitForImages(images, wanted, (ms) =>
@@ -128,23 +132,48 @@ const pixelsOf = (jobs: readonly PageJob[]): Raster[] => jobs.flatMap((j) => j.r
 
 /** PNG of the open page (or of everything on the infinite canvas) at full resolution; free plans get the watermark. */
 export async function exportPng(session: EditorSession, plan: Plan, onProgress: ProgressFn): Promise<void> {
-  const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), onProgress);
+  const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), new ImageStore(), onProgress);
   const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onProgress);
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
-/** A layered PSD of the open page, or one PSD per page in a zip; written off the main thread. */
+/**
+ * A layered PSD of the open page, or one PSD per page in a zip; written off the main thread. Pages go to the worker
+ * one at a time, so only one page's layer pixels are in memory at once.
+ */
 export async function exportPsd(
   session: EditorSession,
   plan: Plan,
   options: { scope: ExportScope; compression: number },
   onProgress: ProgressFn,
 ): Promise<void> {
-  const jobs = await rasterizeAll(session, pagePlans(session, options.scope, false), onProgress);
-  const zipName =
-    options.scope === 'allPages' && jobs.length > 1 ? `${safeFileName(session.name || 'koma')}.zip` : null;
-  const request: WorkerRequest = { type: 'psd', pages: jobs, plan, compression: options.compression, zipName };
-  const reply = await runWorker(request, transfers(pixelsOf(jobs)), onProgress);
+  const plans = pagePlans(session, options.scope, false);
+  const images = new ImageStore();
+  const files: { name: string; bytes: Uint8Array }[] = [];
+  for (const [i, pagePlan] of plans.entries()) {
+    const [job] = await rasterizeAll(session, [pagePlan], images, (p) =>
+      onProgress(plans.length > 1 ? { ...p, stage: `Page ${i + 1} of ${plans.length}: ${p.stage}` } : p),
+    );
+    const request: WorkerRequest = {
+      type: 'psd',
+      pages: [job!],
+      plan,
+      compression: options.compression,
+      zipName: null,
+    };
+    const reply = await runWorker(request, transfers(pixelsOf([job!])), onProgress);
+    if (reply.type === 'file') files.push({ name: reply.fileName, bytes: reply.bytes });
+  }
+  if (files.length === 1) {
+    downloadBytes(files[0]!.bytes, files[0]!.name, 'image/vnd.adobe.photoshop');
+    return;
+  }
+  const zipName = `${safeFileName(session.name || 'koma')}.zip`;
+  const reply = await runWorker(
+    { type: 'zip', files, zipName },
+    files.map((f) => f.bytes.buffer as ArrayBuffer),
+    onProgress,
+  );
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 

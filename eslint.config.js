@@ -6,13 +6,25 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/artifacts/**', '**/*.config.js', '**/public/**'],
+    // scripts/ holds plain-Node bootstrap scripts that run before anything is typechecked.
+    ignores: [
+      'scripts/**',
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'e2e/artifacts/**',
+      '**/*.config.js',
+      '**/public/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node },
     },
     rules: {
@@ -31,7 +43,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/apps/**', '@koma/server', '@koma/server/*', '@koma/web', '@koma/web/*'], message: 'packages/* must not import apps/*.' },
+            {
+              group: ['**/apps/**', '@koma/server', '@koma/server/*', '@koma/web', '@koma/web/*'],
+              message: 'packages/* must not import apps/*.',
+            },
           ],
         },
       ],
@@ -44,8 +59,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/apps/**', '@koma/server', '@koma/server/*', '@koma/web', '@koma/web/*'], message: 'packages/* must not import apps/*.' },
-            { group: ['@koma/editor', '@koma/editor/*', '**/packages/editor/**'], message: 'domain sits below editor.' },
+            {
+              group: ['**/apps/**', '@koma/server', '@koma/server/*', '@koma/web', '@koma/web/*'],
+              message: 'packages/* must not import apps/*.',
+            },
+            {
+              group: ['@koma/editor', '@koma/editor/*', '**/packages/editor/**'],
+              message: 'domain sits below editor.',
+            },
           ],
         },
       ],

@@ -197,13 +197,13 @@ try {
     null,
     { timeout: 120_000, polling: 100 },
   );
-  const firstDraw = (await page.evaluate(`(() => {
+  const firstDraw = await page.evaluate<number>(`(() => {
     const start = performance.now();
     window.__komaScene.flush();
     return performance.now() - start;
-  })()`)) as number;
+  })()`);
   const timeToFirstDraw = Date.now() - t0;
-  const result = (await page.evaluate(PAGE_RUN)) as { out: Record<string, number[]>; memory: number };
+  const result = await page.evaluate<{ out: Record<string, number[]>; memory: number }>(PAGE_RUN);
 
   const rows = Object.entries(result.out).map(([name, samples]) => {
     const s = summarize(samples);

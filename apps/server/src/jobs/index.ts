@@ -34,6 +34,10 @@ export function createJobDeps(
   options: JobOptions = {},
 ): JobDeps {
   const config = { ...loadJobConfig(), ...options.config };
+  // A redisUrl given without runLocally decides it, as REDIS_URL does in the environment.
+  if (options.config && 'redisUrl' in options.config && options.config.runLocally === undefined) {
+    config.runLocally = config.redisUrl === undefined;
+  }
   return {
     db: parts.database.db,
     dialect: parts.database.dialect,

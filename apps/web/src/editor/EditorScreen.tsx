@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/endpoints.ts';
 import { isPhoneScreen } from '../api/imageCache.ts';
 import { Header } from '../components/Header.tsx';
@@ -25,6 +25,9 @@ type Loaded = { id: string; session: EditorSession } | { id: string; failed: tru
 export function EditorScreen({ workspaceId }: { workspaceId: string }) {
   const t = useT();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const account = useSession();
+  const restricted = useRef(false);
+  restricted.current = account.user?.restrictedMode ?? false;
 
   useEffect(() => {
     let active = true;
@@ -33,7 +36,7 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
       .get(workspaceId)
       .then((record) => {
         if (!active) return;
-        session = new EditorSession(workspaceId, record, api);
+        session = new EditorSession(workspaceId, record, api, { restricted: restricted.current });
         session.autosave.start();
         // Browser tests and bug reports read the open document from here (it is the user's own data).
         (window as { __koma?: EditorSession }).__koma = session;

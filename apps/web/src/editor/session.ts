@@ -25,6 +25,7 @@ import {
   zoomAbout,
   type InteractionHost,
   type KeyInput,
+  type DocState,
   type LayerNode,
   type SaveRequest,
   type ShortcutActions,
@@ -70,13 +71,16 @@ export class EditorSession implements InteractionHost {
     readonly workspaceId: string,
     record: WorkspaceRecord,
     private readonly api: KomaApi,
+    options: { restricted?: boolean } = {},
   ) {
     const decoded = decodeWorkspaceData(record.data);
     if (!decoded.ok) throw new Error(decoded.error.message);
     this.type = record.type;
     this.name = record.name;
     this.revision = record.revision;
-    this.editor = new Editor(normalize(decoded.value, record.type));
+    const state = normalize(decoded.value, record.type);
+    if (options.restricted) lockDefaultPanels(state);
+    this.editor = new Editor(state);
     this.ui = new UiStore(initialUiState(decoded.value.lastPage));
     this.controller = new InteractionController(this);
     this.editor.onError((message) => this.ui.notify(message, 'error'));
@@ -249,6 +253,14 @@ export class EditorSession implements InteractionHost {
   dispose(): void {
     this.autosave.stop();
     this.animator.stop();
+  }
+}
+
+/** Restricted mode (spec §6) locks the default panel: each page's first panel. */
+function lockDefaultPanels(state: DocState): void {
+  for (const page of state.pages) {
+    const first = state.layers[page.rootId]?.children.map((id) => state.layers[id]).find((n) => n?.type === 'PANEL');
+    if (first) first.locked = true;
   }
 }
 

@@ -1,4 +1,4 @@
-import { TEXT_BACKGROUND_TYPES, TEXT_ALIGNS, type TextData } from '@koma/domain';
+import { SPEECH_BUBBLES, SPEECH_BUBBLE_NAMES, TEXT_BACKGROUND_TYPES, TEXT_ALIGNS, type TextData } from '@koma/domain';
 import { setPanelDetails, splitPanel, togglePanelBorder, updateText, renameLayer, type LayerNode } from '@koma/editor';
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
@@ -117,6 +117,25 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
       </label>
       {d.backgroundType === 'SPEECH_BUBBLE' && (
         <>
+          <fieldset className="field">
+            <legend>{t('editor.layer.bubbleStyle')}</legend>
+            <div className="bubble-grid" role="radiogroup" data-testid="bubble-picker">
+              {SPEECH_BUBBLES.map((bubble) => (
+                <button
+                  key={bubble.id}
+                  type="button"
+                  role="radio"
+                  aria-checked={d.bubbleStyle === bubble.id}
+                  className={`bubble-choice${d.bubbleStyle === bubble.id ? ' bubble-choice--active' : ''}`}
+                  title={SPEECH_BUBBLE_NAMES[bubble.id] ?? bubble.id}
+                  data-testid={`bubble-${bubble.id}`}
+                  onClick={() => set({ bubbleStyle: bubble.id })}
+                >
+                  <img src={`/${bubble.thumbnail}`} alt={SPEECH_BUBBLE_NAMES[bubble.id] ?? bubble.id} loading="lazy" />
+                </button>
+              ))}
+            </div>
+          </fieldset>
           <label className="checkbox">
             <input type="checkbox" checked={d.hasTail} onChange={(e) => set({ hasTail: e.target.checked })} />
             {t('editor.layer.hasTail')}

@@ -339,4 +339,88 @@ describe('generation in the editor', () => {
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });
+  it('runs the image operations: inpaint from the painted mask, variations, upscale, background swap with undo', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await newComic(page, 'ops');
+    await page.getByTestId('prompt-input').fill('a lighthouse on a cliff');
+    await blur(page);
+    const outside = await toScreen(page, -60, 1200);
+    await page.mouse.move(outside.x, outside.y);
+    await page.keyboard.press('g');
+    await expect
+      .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 20_000 })
+      .toBe(1);
+    const layerId = images(await snapshot(page))[0]!.id;
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length).toBe(0);
+    await page.getByTestId('tab-layer').click();
+
+    // Variations: img2img at strength 0.5, four images on the same layer.
+    await expect(page.getByTestId('op-variations').innerText()).resolves.toBe('Variations · 24 cr');
+    await page.getByTestId('op-variations').click();
+    await expect
+      .poll(async () => (await snapshot(page)).layers[layerId]!.data.variations!.length, { timeout: 30_000 })
+      .toBe(5);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+
+    // Upscale adds the doubled image as a new variation.
+    await page.getByTestId('op-upscale').click();
+    await expect
+      .poll(async () => (await snapshot(page)).layers[layerId]!.data.variations!.length, { timeout: 150_000 })
+      .toBe(6); // the upscaler runs for real on the CPU: allow it time
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+
+    // Inpaint: paint a mask with the brush over the image, then inpaint into a placeholder layer above it.
+    const layer = (await snapshot(page)).layers[layerId]!;
+    const t = layer.transform;
+    await page.getByTestId('tool-BRUSH').click();
+    const a = await toScreen(page, t.x + t.size.width * 0.3, t.y + t.size.height * 0.4);
+    const b = await toScreen(page, t.x + t.size.width * 0.6, t.y + t.size.height * 0.5);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(b.x, b.y, { steps: 8 });
+    await page.mouse.up();
+    await expect
+      .poll(async () =>
+        page.evaluate(
+          (id) => (window as unknown as { __koma: any }).__koma.editor.doc.layers[id].data.maskParams.mask.length,
+          layerId,
+        ),
+      )
+      .toBeGreaterThan(0);
+    await page.getByTestId('tool-MOVE').click();
+    await page.evaluate((id) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [id] }), layerId);
+    await page.getByTestId('tab-layer').click();
+    await expect(page.getByTestId('op-inpaint').isEnabled()).resolves.toBe(true);
+    await expect(page.getByTestId('op-inpaint').innerText()).resolves.toBe('Inpaint painted area · 6 cr');
+    await page.getByTestId('op-inpaint').click();
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(2);
+    const placeholder = images(await snapshot(page)).find((l) => l.id !== layerId)!;
+    expect(placeholder.transform).toEqual(t);
+    await expect
+      .poll(async () => (await snapshot(page)).layers[placeholder.id]?.data.variations?.length ?? 0, {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+    await screenshot(page, 'generation-inpainted');
+
+    // Background removal swaps the shown image; undo brings the original back.
+    await page.evaluate((id) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [id] }), layerId);
+    const shown = async () => {
+      const l = (await snapshot(page)).layers[layerId]!;
+      return l.data.variations![l.data.variationsIdx!]!.id;
+    };
+    const before = await shown();
+    await page.getByTestId('op-background').click();
+    await expect.poll(shown, { timeout: 150_000 }).not.toBe(before);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+    await page.keyboard.press('Control+z');
+    await expect.poll(shown).toBe(before);
+    await screenshot(page, 'generation-operations');
+
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  }, 400_000);
 });

@@ -82,7 +82,7 @@ const en = {
     progress: {
       queued: 'In queue',
       queuedAt: 'In queue: position {{n}}',
-      running: 'Generating {{percent}}%',
+      running: 'In progress: {{percent}}%',
       left: 'about {{s}} s left',
     },
     faces: {
@@ -190,7 +190,7 @@ const ja: typeof en = {
     progress: {
       queued: '待機中',
       queuedAt: '待機中: {{n}} 番目',
-      running: '生成中 {{percent}}%',
+      running: '処理中 {{percent}}%',
       left: '残り約 {{s}} 秒',
     },
     faces: {

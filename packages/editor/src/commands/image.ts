@@ -1,7 +1,9 @@
 import {
   PANEL_GENERATE_KEEP_VARIATIONS,
   zFaceDetection,
+  zFilterParams,
   type FaceDetection,
+  type FilterParams,
   type GenerationParams,
 } from '@koma/domain';
 import { CommandError, defineCommand } from './command.ts';
@@ -103,3 +105,14 @@ export const clearMask = defineCommand('Clear mask', (doc, args: { id: string })
   if (node.data.maskParams.mask.length === 0) return;
   node.data.maskParams.mask = [];
 });
+
+/** Changes image adjustments (exposure, contrast, …); a slider drag runs it as one gesture. */
+export const setFilterParams = defineCommand(
+  'Adjust image',
+  (doc, args: { id: string; patch: Partial<FilterParams> }) => {
+    const node = getLayerOf(doc, args.id, 'IMAGE');
+    const parsed = zFilterParams.safeParse({ ...node.data.filterParams, ...args.patch });
+    if (!parsed.success) throw new CommandError(`Image adjustments: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    node.data.filterParams = parsed.data;
+  },
+);

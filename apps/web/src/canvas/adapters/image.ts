@@ -1,6 +1,7 @@
 import Konva from 'konva';
 import type { LayerNode } from '@koma/editor';
 import type { LayerAdapter } from './types.ts';
+import { filteredImage, isDefaultFilter } from '../filters.ts';
 
 /** An image layer: its current variation stretched over its box, or a placeholder while it loads or when it has none. */
 export const imageAdapter: LayerAdapter = {
@@ -17,7 +18,15 @@ export const imageAdapter: LayerAdapter = {
     const onScreen = Math.max(width, height) * ctx.zoom * (globalThis.devicePixelRatio || 1);
     const image = variation ? ctx.images.getScaled(variation.id, onScreen) : null;
     if (image) {
-      group.add(new Konva.Image({ image, width, height, listening: false }));
+      const drawn =
+        variation && !isDefaultFilter(layer.data.filterParams)
+          ? filteredImage(
+              variation.id,
+              image as CanvasImageSource & { width: number; height: number },
+              layer.data.filterParams,
+            )
+          : image;
+      group.add(new Konva.Image({ image: drawn, width, height, listening: false }));
     } else {
       const failed = variation ? ctx.images.failed(variation.id) : false;
       group.add(

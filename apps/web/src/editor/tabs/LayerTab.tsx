@@ -5,6 +5,7 @@ import { useDoc, useUi } from '../hooks.ts';
 import { useT } from '../../i18n/index.ts';
 import { ImageOperations } from '../../generation/ImageOperations.tsx';
 import { fittedSize } from '../../canvas/text-measure.ts';
+import { FilterFields } from './FilterFields.tsx';
 
 /** Properties of the selected layer: common fields, then what its type offers. */
 export function LayerTab({ session }: { session: EditorSession }) {
@@ -36,6 +37,7 @@ export function LayerTab({ session }: { session: EditorSession }) {
           {t('editor.layer.variations', { i: node.data.variationsIdx + 1, n: node.data.variations.length })}
         </p>
       )}
+      {node.type === 'IMAGE' && <FilterFields session={session} node={node} />}
       {(node.type === 'IMAGE' || node.type === 'POSE' || node.type === 'SKETCH') && (
         <ImageOperations session={session} node={node} />
       )}

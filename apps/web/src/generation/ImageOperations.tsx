@@ -94,7 +94,21 @@ function ImageLayerOperations({
           </button>
         </div>
       )}
-      {busy && <p className="muted small">{t('generation.ops.busy')}</p>}
+      {busy && (
+        <div className="button-row">
+          <span className="muted small">{t('generation.ops.busy')}</span>
+          {controller.hasJob(node.id) && (
+            <button
+              type="button"
+              className="button button--small"
+              data-testid="op-cancel"
+              onClick={() => void controller.cancel(node.id)}
+            >
+              {t('common.cancel')}
+            </button>
+          )}
+        </div>
+      )}
       <div className="button-row">
         {node.data.params && (
           <button

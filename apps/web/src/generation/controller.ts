@@ -43,7 +43,16 @@ import { gridSize, maskBounds, renderMask } from './mask.ts';
 import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
 import { fullPrompt, paramsOf, quote, regenerateTxt2img, txt2imgPayload, type Source } from './requests.ts';
 import { SettingsStore } from './settings.ts';
-import { connectionLost, forgetJob, imagesOf, rememberJob, storedJobs, type JobOp, type StoredJob } from './jobs.ts';
+import {
+  cancelJob,
+  connectionLost,
+  forgetJob,
+  imagesOf,
+  rememberJob,
+  storedJobs,
+  type JobOp,
+  type StoredJob,
+} from './jobs.ts';
 
 export type { JobOp } from './jobs.ts';
 import { JobFailedError, attachJob, submitJob, type StreamOptions } from './stream.ts';
@@ -59,6 +68,10 @@ export type PlanDialog = 'credits' | 'subscription' | null;
 export type PlanDialogReason = 'subscription_required' | 'not_enough_credits';
 
 const OUTPAINT_PADDING = 128;
+const FACE_FAILURES: Readonly<Record<string, string>> = {
+  'No faces detected': 'generation.faces.none',
+  'Face not detected': 'generation.faces.missing',
+};
 
 const registry = new WeakMap<EditorSession, GenerationController>();
 
@@ -824,9 +837,28 @@ export class GenerationController implements GenerationActions {
       this.session.ui.notify(error.message || i18n.t('common.failed_to_perform_image_operation'), 'error');
       return;
     }
-    if (error instanceof JobFailedError) console.error('Job failed:', error.detail);
-    else console.error('Image operation failed', error);
+    if (error instanceof JobFailedError) {
+      if (error.code === 'cancelled') return; // the user asked for it
+      console.error('Job failed:', error.detail);
+      // The face rules of the server keep their own words (editor.md §5).
+      const face = FACE_FAILURES[error.detail];
+      if (error.code === 'validation' && face) {
+        this.session.ui.notify(i18n.t(face), 'error');
+        return;
+      }
+    } else console.error('Image operation failed', error);
     this.session.ui.notify(i18n.t('common.failed_to_perform_image_operation'), 'error');
+  }
+
+  /** Cancels the job running for a layer (refunded by the server); its stream then ends as cancelled. */
+  async cancel(layerId: string): Promise<void> {
+    const entry = storedJobs().find((j) => j.workspaceId === this.session.workspaceId && j.job.layerId === layerId);
+    if (entry) await cancelJob(entry.jobId, this.fetch);
+  }
+
+  /** True when a job of this workspace runs for the layer (so it can be cancelled). */
+  hasJob(layerId: string): boolean {
+    return storedJobs().some((j) => j.workspaceId === this.session.workspaceId && j.job.layerId === layerId);
   }
 
   // ---- surviving a reload ----------------------------------------------------------------------------------

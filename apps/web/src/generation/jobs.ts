@@ -1,6 +1,7 @@
 // What the generation controller keeps between visits: the jobs it follows and what to do with their output.
 import type { GenerationParams } from '@koma/domain';
 import { isApiError } from '../api/ApiError.ts';
+import type { FetchLike } from '../api/http.ts';
 import { JobFailedError, StreamEndedError } from './stream.ts';
 
 /** What to do with a job's output; kept in storage so a reload can finish the job. */
@@ -67,4 +68,20 @@ export function rememberJob(entry: StoredJob): void {
 
 export function forgetJob(jobId: string): void {
   writeJobs(storedJobs().filter((j) => j.jobId !== jobId));
+}
+
+/** POST /api/jobs/{id}/cancel: the server refunds the job and its stream ends with FAILED, code cancelled. */
+export async function cancelJob(
+  jobId: string,
+  doFetch: FetchLike = (input, init) => fetch(input, init),
+): Promise<void> {
+  try {
+    await doFetch(`/api/jobs/${encodeURIComponent(jobId)}/cancel`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    });
+  } catch (error) {
+    console.error('Cancel failed', error);
+  }
 }

@@ -1,3 +1,5 @@
+import { OPENPOSE_KEYPOINTS } from '@koma/domain';
+
 /** A keypoint in COCO order as MoveNet gives it: pixels of the source image and a confidence in [0, 1]. */
 export interface Keypoint {
   x: number;
@@ -17,26 +19,8 @@ export interface OpenPoseBodies {
   subset: number[][];
 }
 
-export const OPENPOSE_JOINTS = [
-  'nose',
-  'neck',
-  'right_shoulder',
-  'right_elbow',
-  'right_wrist',
-  'left_shoulder',
-  'left_elbow',
-  'left_wrist',
-  'right_hip',
-  'right_knee',
-  'right_ankle',
-  'left_hip',
-  'left_knee',
-  'left_ankle',
-  'right_eye',
-  'left_eye',
-  'right_ear',
-  'left_ear',
-] as const;
+/** OpenPose's 18 joints in order; one list shared with the document's pose layers. */
+export const OPENPOSE_JOINTS = OPENPOSE_KEYPOINTS;
 
 /** For each OpenPose joint, its COCO-17 index; the neck (-1) is derived from both shoulders. */
 const COCO_FOR_OPENPOSE = [0, -1, 6, 8, 10, 5, 7, 9, 12, 14, 16, 11, 13, 15, 2, 1, 4, 3] as const;

@@ -2,9 +2,11 @@ import { DOWNLOAD_URL_RELEASE_MS } from '@koma/domain';
 import {
   ExportError,
   addImage,
+  defineCommand,
   planPage,
   safeFileName,
   setVisibility,
+  type AddImageArgs,
   type ImportNote,
   type PagePlan,
   type Plan,
@@ -177,6 +179,17 @@ export async function exportPsd(
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
+/** Every imported layer in one transaction, so that one undo takes the whole import back. */
+const importLayers = defineCommand(
+  'Import PSD',
+  (doc, args: { layers: (AddImageArgs & { visible: boolean })[] }, ctx) =>
+    args.layers.map(({ visible, ...layer }) => {
+      const id = addImage.run(doc, layer, ctx);
+      if (!visible) setVisibility.run(doc, { ids: [id], visible: false }, ctx);
+      return id;
+    }),
+);
+
 /** Whether a dropped or chosen file is a PSD or PSB (browsers rarely give these a MIME type). */
 export function isPsdFile(file: File): boolean {
   return /\.(psd|psb)$/i.test(file.name) || file.type === 'image/vnd.adobe.photoshop';
@@ -214,7 +227,8 @@ async function encodePng(r: Raster): Promise<string> {
 
 /**
  * Adds the raster layers of a PSD or PSB to the open page as image layers (read in a worker; each raster uploaded
- * as PNG). On a comic page the file is scaled to fit the page; on the infinite canvas it keeps its pixel size.
+ * as PNG, then all added in one undoable step). On a comic page the file is scaled to fit the page; on the infinite
+ * canvas it keeps its pixel size.
  * Returns what was added, skipped and changed, for the dialog to list.
  */
 export async function importPsd(session: EditorSession, file: File, onProgress: ProgressFn): Promise<ImportReport> {
@@ -229,12 +243,12 @@ export async function importPsd(session: EditorSession, file: File, onProgress: 
       : 1;
   const parentId = session.activeRoot();
   const skipped = [...reply.skipped];
-  let added = 0;
+  const uploaded: (AddImageArgs & { visible: boolean })[] = [];
   for (const [index, layer] of reply.layers.entries()) {
     onProgress({ stage: `Uploading ${layer.name}`, done: index, total: reply.layers.length });
     try {
       const { id: imageId } = await api.images.upload(await encodePng(layer.pixels), 'png');
-      const result = session.editor.execute(addImage, {
+      uploaded.push({
         parentId,
         transform: {
           x: layer.left * scale,
@@ -243,17 +257,19 @@ export async function importPsd(session: EditorSession, file: File, onProgress: 
         },
         imageId,
         name: layer.name.slice(0, 255),
+        visible: layer.visible,
       });
-      if (!result.ok) throw new Error(result.error);
-      if (!layer.visible) session.editor.execute(setVisibility, { ids: [result.value], visible: false });
-      added++;
     } catch (error) {
       console.error('Import of a layer failed', error);
-      skipped.push({
-        name: layer.name,
-        reason: `upload failed: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      const reason = `upload failed: ${error instanceof Error ? error.message : String(error)}`;
+      skipped.push({ name: layer.name, reason });
     }
+  }
+  let added = 0;
+  if (uploaded.length > 0) {
+    const result = session.editor.execute(importLayers, { layers: uploaded });
+    if (!result.ok) throw new ExportError(result.error);
+    added = result.value.length;
   }
   onProgress({ stage: 'Imported', done: 1, total: 1 });
   return { added, skipped, changed: reply.changed };

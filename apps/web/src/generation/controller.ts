@@ -37,7 +37,7 @@ import { loadImageById } from '../api/imageLoader.ts';
 import type { Plan } from '../api/types.ts';
 import type { EditorSession, GenerationActions } from '../editor/session.ts';
 import { i18n } from '../i18n/index.ts';
-import { addEstimatedPose } from './pose.ts';
+import { placeEstimatedPose } from './pose.ts';
 import { renderPose, renderSketch } from './control-images.ts';
 import { gridSize, maskBounds, renderMask } from './mask.ts';
 import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
@@ -785,30 +785,9 @@ export class GenerationController implements GenerationActions {
         return;
       }
       case 'pose':
-        this.placePose(job.layerId, output);
+        placeEstimatedPose(this.session, this.imageLayer(job.layerId), output);
         return;
     }
-  }
-
-  private placePose(layerId: string, output: unknown): void {
-    const node = this.imageLayer(layerId);
-    const result = output as {
-      pose?: { bodies?: { candidate?: unknown; subset?: unknown } };
-      width?: number;
-      height?: number;
-    };
-    const bodies = result?.pose?.bodies;
-    if (!node || !bodies || !Array.isArray(bodies.candidate) || bodies.candidate.length === 0) {
-      this.session.ui.notify(i18n.t('generation.pose.none'), 'error');
-      return;
-    }
-    addEstimatedPose(
-      this.session,
-      node,
-      bodies as { candidate: number[][]; subset: number[][] },
-      result.width,
-      result.height,
-    );
   }
 
   private failed(job: JobOp, error: unknown, versionAfterAdd: number): void {

@@ -1,6 +1,7 @@
 // Places an estimated pose (POST /api/pose: OpenPose candidates in source pixels) as a pose layer over its image.
 import { addPose, moveJoint, pairPose, type LayerNode } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
+import { i18n } from '../i18n/index.ts';
 
 export function addEstimatedPose(
   session: EditorSession,
@@ -28,4 +29,29 @@ export function addEstimatedPose(
   }
   editor.execute(pairPose, { id: added.value, imageLayerId: image.id });
   session.ui.update({ selection: [added.value] });
+}
+
+/** Places the output of POST /api/pose (`{ pose: { bodies }, width, height }`), or says that no pose was found. */
+export function placeEstimatedPose(
+  session: EditorSession,
+  node: LayerNode<'IMAGE'> | undefined,
+  output: unknown,
+): void {
+  const result = output as {
+    pose?: { bodies?: { candidate?: unknown; subset?: unknown } };
+    width?: number;
+    height?: number;
+  };
+  const bodies = result?.pose?.bodies;
+  if (
+    !node ||
+    !bodies ||
+    !Array.isArray(bodies.candidate) ||
+    bodies.candidate.length === 0 ||
+    !Array.isArray(bodies.subset)
+  ) {
+    session.ui.notify(i18n.t('generation.pose.none'), 'error');
+    return;
+  }
+  addEstimatedPose(session, node, bodies as { candidate: number[][]; subset: number[][] }, result.width, result.height);
 }

@@ -311,6 +311,28 @@ describe('editing a comic page', () => {
     await context.close();
   });
 
+  it('opens a layer menu on right click, acts from it, and closes with Escape', async () => {
+    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    await newComic(page);
+    await dropImage(page, 850, 1200, '#00aa00');
+    await expect
+      .poll(async () => Object.values((await snapshot(page)).layers).filter((l) => l.type === 'IMAGE').length)
+      .toBe(1);
+    const at = await toScreen(page, 850, 1200);
+    await page.mouse.click(at.x, at.y, { button: 'right' });
+    await page.getByTestId('menu-duplicate').click();
+    await expect
+      .poll(async () => Object.values((await snapshot(page)).layers).filter((l) => l.type === 'IMAGE').length)
+      .toBe(2);
+    expect(await page.getByTestId('context-menu').count()).toBe(0);
+    await page.mouse.click(at.x, at.y, { button: 'right' });
+    await expect.poll(() => page.getByTestId('context-menu').isVisible()).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('context-menu').count()).toBe(0);
+    await context.close();
+  });
+
   it('speaks Japanese when the locale is ja', async () => {
     const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
     await newComic(page);

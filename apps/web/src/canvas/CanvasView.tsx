@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { THUMBNAIL_SIZE_COMIC, THUMBNAIL_SIZE_INFINITE, THUMBNAIL_WEBP_QUALITY } from '@koma/domain';
-import { canvasToScreen, pan, updateText, wheelZoom, zoomAbout } from '@koma/editor';
+import { canvasToScreen, hitLayer, pan, updateText, wheelZoom, zoomAbout } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { useDoc, useUi } from '../editor/hooks.ts';
 import { useT } from '../i18n/index.ts';
@@ -9,15 +9,19 @@ import { fittedSize } from './text-measure.ts';
 
 interface Props {
   session: EditorSession;
+  /** A right click on a layer: where (viewport pixels) and which layer. */
+  onContextMenu?: (menu: { x: number; y: number; layerId: string }) => void;
   fps?: number;
   restricted?: boolean;
   onRenderer?: (renderer: SceneRenderer | null) => void;
 }
 
 /** The canvas: a Konva stage driven by the session, with pointer, wheel, pinch and drop input. */
-export function CanvasView({ session, fps, restricted, onRenderer }: Props) {
+export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu }: Props) {
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
+  const menuRef = useRef(onContextMenu);
+  menuRef.current = onContextMenu;
   const [renderer, setRenderer] = useState<SceneRenderer | null>(null);
 
   useEffect(() => {
@@ -130,6 +134,19 @@ export function CanvasView({ session, fps, restricted, onRenderer }: Props) {
       const view = session.view();
       void session.dropFiles(files, { x: (p.x - view.x) / view.zoom, y: (p.y - view.y) / view.zoom });
     };
+    const menu = (e: MouseEvent) => {
+      e.preventDefault();
+      const view = session.view();
+      const p = local(e);
+      const hit = hitLayer(session.editor.doc, session.activeRoot(), {
+        x: (p.x - view.x) / view.zoom,
+        y: (p.y - view.y) / view.zoom,
+      });
+      if (!hit) return;
+      session.ui.update({ selection: [hit] });
+      menuRef.current?.({ x: e.clientX, y: e.clientY, layerId: hit });
+    };
+    element.addEventListener('contextmenu', menu);
     element.addEventListener('pointerdown', down);
     element.addEventListener('pointermove', move);
     element.addEventListener('pointerup', up);
@@ -138,6 +155,7 @@ export function CanvasView({ session, fps, restricted, onRenderer }: Props) {
     element.addEventListener('dragover', over);
     element.addEventListener('drop', drop);
     return () => {
+      element.removeEventListener('contextmenu', menu);
       element.removeEventListener('pointerdown', down);
       element.removeEventListener('pointermove', move);
       element.removeEventListener('pointerup', up);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api/endpoints.ts';
 import { isPhoneScreen } from '../api/imageCache.ts';
 import { Header } from '../components/Header.tsx';
@@ -13,6 +13,7 @@ import { RightPanel } from './RightPanel.tsx';
 import { Toast } from './Toast.tsx';
 import { ConflictDialog } from './ConflictDialog.tsx';
 import { AddBar } from './AddBar.tsx';
+import { ContextMenu, type ContextMenuState } from './ContextMenu.tsx';
 import '../screens/status.css';
 import './editor.css';
 import './i18n.ts';
@@ -116,6 +117,8 @@ function EditorLayout({ session }: { session: EditorSession }) {
     };
   }, [session]);
 
+  const [menu, setMenu] = useState<ContextMenuState | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
   const fps = account.preferences.fps;
   const restricted = account.user?.restrictedMode ?? false;
   return (
@@ -141,7 +144,7 @@ function EditorLayout({ session }: { session: EditorSession }) {
           </aside>
         )}
         <main className="canvas-area">
-          <CanvasView session={session} fps={fps} restricted={restricted} />
+          <CanvasView session={session} fps={fps} restricted={restricted} onContextMenu={setMenu} />
           <ProcessingOverlay session={session} />
           <Toast session={session} />
         </main>
@@ -158,6 +161,7 @@ function EditorLayout({ session }: { session: EditorSession }) {
       </div>
       {session.type === 'COMIC' && <PageStrip session={session} />}
       <ConflictDialog session={session} />
+      {menu && <ContextMenu session={session} menu={menu} onClose={closeMenu} />}
       <PlanDialogs session={session} controller={generation} />
     </div>
   );

@@ -124,6 +124,7 @@ const en = {
     },
     leaveWarning: 'You have unsaved changes.',
     canvasLabel: 'Canvas',
+    menu: { front: 'Bring to front', back: 'Send to back' },
   },
 };
 
@@ -245,6 +246,7 @@ const ja: typeof en = {
     },
     leaveWarning: '保存されていない変更があります。',
     canvasLabel: 'キャンバス',
+    menu: { front: '最前面へ', back: '最背面へ' },
   },
 };
 

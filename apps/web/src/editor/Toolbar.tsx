@@ -3,6 +3,7 @@ import type { EditorSession } from './session.ts';
 import { useHistoryState, useUi } from './hooks.ts';
 import { useT } from '../i18n/index.ts';
 import { SaveIndicator } from './SaveIndicator.tsx';
+import { ExportMenu } from '../export/ExportMenu.tsx';
 
 const ICONS: Record<(typeof TOOLS)[number], string> = {
   MOVE: '✥',
@@ -63,6 +64,7 @@ export function Toolbar({ session }: { session: EditorSession }) {
         <span aria-hidden="true">↷</span>
         <span className="tool-button__label">{t('editor.redo')}</span>
       </button>
+      <ExportMenu session={session} />
       <SaveIndicator session={session} />
     </nav>
   );

@@ -33,6 +33,7 @@ import {
 import { isApiError, type KomaApi } from '../api/index.ts';
 import type { WorkspaceRecord } from '../api/types.ts';
 import { i18n } from '../i18n/index.ts';
+import { describeImport, importPsd, isPsdFile } from '../export/run.ts';
 
 export interface Viewport {
   width: number;
@@ -223,6 +224,16 @@ export class EditorSession implements InteractionHost {
   async dropFiles(files: readonly File[], at: { x: number; y: number }): Promise<void> {
     let offset = 0;
     for (const file of files) {
+      // A layered file is imported layer by layer, not uploaded as one flat picture.
+      if (isPsdFile(file)) {
+        try {
+          const report = await importPsd(this, file, () => undefined);
+          this.ui.notify(describeImport(report), report.skipped.length > 0 ? 'error' : 'info');
+        } catch (error) {
+          this.ui.notify(error instanceof Error ? error.message : String(error), 'error');
+        }
+        continue;
+      }
       if (!file.type.startsWith('image/')) {
         this.ui.notify(i18n.t('editor.drop.notImage', { name: file.name }), 'error');
         continue;

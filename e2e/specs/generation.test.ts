@@ -406,6 +406,22 @@ describe('generation in the editor', () => {
     await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
     await screenshot(page, 'generation-inpainted');
 
+    // The placeholder keeps its mask (a stored image id) and regenerates as an inpaint with seed + 1.
+    const inpainted = (await snapshot(page)).layers[placeholder.id]!.data.params as unknown as {
+      type: string;
+      inpaintMask: string | null;
+      seed: number;
+    };
+    expect(inpainted.type).toBe('inpaint');
+    expect(inpainted.inpaintMask).toMatch(/^[A-Za-z0-9_-]+$/);
+    await page.getByTestId('op-regenerate').click();
+    await expect
+      .poll(async () => (await snapshot(page)).layers[placeholder.id]?.data.variations?.length ?? 0, {
+        timeout: 30_000,
+      })
+      .toBe(2);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+
     // Background removal swaps the shown image; undo brings the original back.
     await page.evaluate((id) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [id] }), layerId);
     const shown = async () => {

@@ -32,6 +32,7 @@ import {
   type LayerNode,
 } from '@koma/editor';
 import { isApiError } from '../api/ApiError.ts';
+import { api } from '../api/endpoints.ts';
 import type { FetchLike } from '../api/http.ts';
 import { loadImageById } from '../api/imageLoader.ts';
 import type { Plan } from '../api/types.ts';
@@ -403,8 +404,16 @@ export class GenerationController implements GenerationActions {
     const base = this.inpaintPayload(layerId);
     if (!node || !base || this.busy(layerId)) return;
     const prompt = String(base.prompt).trim() === '' ? fullPrompt(this.settings.state) : String(base.prompt);
-    const payload = { ...base, prompt, mask: renderMask(node.data.maskParams, node.originalSize) };
+    // The mask is stored first, so the layer can keep its id for regeneration (not a data URL in the document).
+    let mask = renderMask(node.data.maskParams, node.originalSize);
+    try {
+      mask = (await api.images.upload(mask.slice(mask.indexOf(',') + 1), 'png')).id;
+    } catch (error) {
+      console.error('Upload failed', error); // the request still carries the mask inline
+    }
+    const payload = { ...base, prompt, mask };
     const params = paramsOf(this.settings.state.diffusion, prompt, 'inpaint', {
+      inpaintMask: mask.startsWith('data:') ? null : mask,
       width: Number(payload.width),
       height: Number(payload.height),
       strength: this.settings.state.diffusion.inpaintStrength,

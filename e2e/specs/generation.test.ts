@@ -439,4 +439,89 @@ describe('generation in the editor', () => {
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   }, 400_000);
+  it('detects faces with its toasts and generates from a pose layer with v, pairing the result', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await newComic(page, 'faces');
+    await page.getByTestId('prompt-input').fill('a boy running in the rain');
+    await blur(page);
+
+    // A pose layer, then v: an image generated from it beside it (openpose controlnet, quality tags on).
+    await page.getByTestId('add-pose').click();
+    await expect
+      .poll(async () => Object.values((await snapshot(page)).layers).filter((l) => l.type === 'POSE').length)
+      .toBe(1);
+    const poseId = Object.entries((await snapshot(page)).layers).find(([, l]) => l.type === 'POSE')![0];
+    await page.evaluate((id) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [id] }), poseId);
+    await page.keyboard.press('v');
+    await expect
+      .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 20_000 })
+      .toBe(1);
+    const generated = images(await snapshot(page))[0]!;
+    const pose = (await snapshot(page)).layers[poseId] as unknown as { data: { pairedLayerId: string | null } };
+    expect(pose.data.pairedLayerId).toBe(generated.id);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+    // v again reuses the paired layer.
+    await page.evaluate((id) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [id] }), poseId);
+    await page.keyboard.press('v');
+    await expect
+      .poll(async () => (await snapshot(page)).layers[generated.id]?.data.variations?.length ?? 0, { timeout: 20_000 })
+      .toBe(2);
+    expect(images(await snapshot(page))).toHaveLength(1);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+
+    // Face detection on the generated image: "Detecting faces...", then the boxes are stored for the variation.
+    await page.evaluate(
+      (id) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [id] }),
+      generated.id,
+    );
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('op-detect-faces').click();
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('toast')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toBe('Detecting faces...');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('toast')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 60_000 },
+      )
+      .toBe('Faces detected');
+    const stored = await page.evaluate((id) => {
+      const layer = (window as unknown as { __koma: any }).__koma.editor.doc.layers[id];
+      return layer.data.faceStore[layer.data.variations[layer.data.variationsIdx].id] as unknown[] | undefined;
+    }, generated.id);
+    expect(Array.isArray(stored)).toBe(true);
+    await screenshot(page, 'generation-faces');
+    if (stored!.length === 0) {
+      // The builtin artwork has no faces: enhancing says so, and nothing is sent.
+      await page.getByTestId('op-enhance-face-0').click();
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('toast')
+            .innerText()
+            .catch(() => ''),
+        )
+        .toBe('No faces detected');
+    } else {
+      await page.getByTestId('op-enhance-face-0').click();
+      await expect
+        .poll(async () => (await snapshot(page)).layers[generated.id]?.data.variations?.length ?? 0, {
+          timeout: 30_000,
+        })
+        .toBe(3);
+    }
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

@@ -207,6 +207,20 @@ function ImageLayerOperations({
           {t('generation.ops.estimatePose')}
         </button>
       </div>
+      {faces.length === 0 && node.data.faceStore[variation.id] !== undefined && (
+        <div className="button-row" data-testid="faces">
+          {/* Detection ran and found nothing: enhancing says so (editor.md §5). */}
+          <button
+            type="button"
+            className="button button--small"
+            disabled={busy}
+            data-testid="op-enhance-face-0"
+            onClick={() => void controller.enhanceFace(node.id, 0)}
+          >
+            {t('generation.ops.enhanceFace', { n: 1 })}
+          </button>
+        </div>
+      )}
       {faces.length > 0 && (
         <div className="button-row" data-testid="faces">
           {faces.map((_, i) => (

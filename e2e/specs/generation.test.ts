@@ -521,7 +521,29 @@ describe('generation in the editor', () => {
         })
         .toBe(3);
     }
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+    const before = (await snapshot(page)).layers[generated.id]!.data.variations!.length;
+
+    // Edit by instruction with a chosen model: its price on the button, the result a new variation.
+    await page.getByTestId('edit-instruction').fill('make it night');
+    await page.getByTestId('edit-model').selectOption('kontext-pro');
+    await expect(page.getByTestId('op-edit').innerText()).resolves.toBe('Edit by instruction · 40 cr');
+    await page.getByTestId('op-edit').click();
+    await expect
+      .poll(async () => (await snapshot(page)).layers[generated.id]?.data.variations?.length ?? 0, { timeout: 30_000 })
+      .toBe(before + 1);
+    await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 5000 }).toBe(0);
+
+    // e estimates the pose of the selected image: a pose layer over it, paired with it.
+    await blur(page);
+    await page.keyboard.press('e');
+    await expect
+      .poll(async () => Object.values((await snapshot(page)).layers).filter((l) => l.type === 'POSE').length, {
+        timeout: 60_000,
+      })
+      .toBe(2);
+    await screenshot(page, 'generation-pose-estimated');
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
-  }, 120_000);
+  }, 180_000);
 });

@@ -91,6 +91,8 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
       }
       if (pointers.size > 2) return;
       e.preventDefault();
+      // preventDefault keeps the focus where it was; take it, so a prompt box left focused stops eating shortcuts.
+      element.focus({ preventScroll: true });
       session.controller.pointerDown({ screen: local(e), button: e.button, shift: e.shiftKey, alt: e.altKey });
     };
     const move = (e: PointerEvent) => {
@@ -177,6 +179,7 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
       data-testid="canvas"
       aria-label={t('editor.canvasLabel')}
       role="application"
+      tabIndex={0}
     >
       <TextEditor session={session} />
     </div>

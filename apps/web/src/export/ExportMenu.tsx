@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useSession } from '../session/context.ts';
+import { useT } from '../i18n/index.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import './export.css';
 import type { EditorSession } from '../editor/session.ts';
@@ -20,6 +21,7 @@ type Format = 'png' | 'psd' | 'psdPages';
  * import, a progress bar, and the list of what did not load or could not be imported.
  */
 export function ExportMenu({ session }: { session: EditorSession }) {
+  const t = useT();
   const { user } = useSession();
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<Format>('png');
@@ -67,19 +69,19 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   return (
     <>
       <button type="button" className="button" data-testid="export-open" onClick={() => setOpen(true)}>
-        Export
+        {t('editor.export.open')}
       </button>
       {open && (
-        <Dialog title="Export and import" labelledBy="export-title" onCancel={() => !busy && setOpen(false)}>
+        <Dialog title={t('editor.export.title')} labelledBy="export-title" onCancel={() => !busy && setOpen(false)}>
           <fieldset disabled={busy} className="export-dialog">
-            <legend>Export</legend>
+            <legend>{t('editor.export.open')}</legend>
             <label>
               <input type="radio" name="export-format" checked={format === 'png'} onChange={() => setFormat('png')} />
-              PNG, full resolution{comic ? ' (this page)' : ' (everything on the canvas)'}
+              {t(comic ? 'editor.export.pngPage' : 'editor.export.pngCanvas')}
             </label>
             <label>
               <input type="radio" name="export-format" checked={format === 'psd'} onChange={() => setFormat('psd')} />
-              PSD with layers{comic ? ' (this page, 1700×2400)' : ''}
+              {t(comic ? 'editor.export.psdPage' : 'editor.export.psd')}
             </label>
             {comic && session.editor.doc.pages.length > 1 && (
               <label>
@@ -89,12 +91,12 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                   checked={format === 'psdPages'}
                   onChange={() => setFormat('psdPages')}
                 />
-                Every page: one PSD per page in a zip
+                {t('editor.export.psdPages')}
               </label>
             )}
             {format !== 'png' && (
               <label>
-                Compression{' '}
+                {t('editor.export.compression')}{' '}
                 <select
                   value={compression}
                   data-testid="export-compression"
@@ -102,15 +104,13 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 >
                   {Array.from({ length: 10 }, (_, level) => (
                     <option key={level} value={level}>
-                      {level === 0 ? '0 (none: opens everywhere)' : `${level} (zip)`}
+                      {level === 0 ? t('editor.export.noCompression') : t('editor.export.zipLevel', { level })}
                     </option>
                   ))}
                 </select>
               </label>
             )}
-            {user?.plan !== 'subscriber' && (
-              <p className="export-dialog__note">Free plan: exports carry a watermark.</p>
-            )}
+            {user?.plan !== 'subscriber' && <p className="export-dialog__note">{t('editor.export.watermark')}</p>}
             <div className="button-row">
               <button
                 type="button"
@@ -118,7 +118,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 data-testid="export-start"
                 onClick={() => void startExport()}
               >
-                Export
+                {t('editor.export.start')}
               </button>
               <button
                 type="button"
@@ -126,10 +126,10 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 data-testid="import-psd"
                 onClick={() => fileInput.current?.click()}
               >
-                Import PSD…
+                {t('editor.export.import')}
               </button>
               <button type="button" className="button" onClick={() => setOpen(false)}>
-                Close
+                {t('editor.export.close')}
               </button>
             </div>
             <input
@@ -158,12 +158,10 @@ export function ExportMenu({ session }: { session: EditorSession }) {
           )}
           {report && (
             <div className="export-report" data-testid="import-report">
-              <p>
-                {report.added} layer{report.added === 1 ? '' : 's'} imported.
-              </p>
+              <p>{t('editor.export.imported', { count: report.added })}</p>
               {report.skipped.length > 0 && (
                 <>
-                  <p>Not imported:</p>
+                  <p>{t('editor.export.notImported')}</p>
                   <ul>
                     {report.skipped.map((n, i) => (
                       <li key={i}>
@@ -175,7 +173,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
               )}
               {report.changed.length > 0 && (
                 <>
-                  <p>Imported with changes:</p>
+                  <p>{t('editor.export.changed')}</p>
                   <ul>
                     {report.changed.map((n, i) => (
                       <li key={i}>

@@ -1,4 +1,4 @@
-import { applyPatches, enablePatches, produce, produceWithPatches, type Patch } from 'immer';
+import { applyPatches, enablePatches, freeze, produce, produceWithPatches, type Patch } from 'immer';
 import type { ViewTransform } from '@koma/domain';
 import { History } from './history/history.ts';
 import type { Command, CommandContext } from './commands/command.ts';
@@ -42,7 +42,9 @@ export class Editor {
   private viewChanged = false;
 
   constructor(doc: DocState, options: EditorOptions = {}) {
-    this.state = produce(doc, () => undefined);
+    // Frozen once, deeply, up front: otherwise immer freezes each untouched subtree the first time a command
+    // touches it, which shows up as latency spikes on the first edits of a large document.
+    this.state = freeze(doc, true);
     this.history = new History(options.historyLimit);
     this.ctx = { ids: options.ids ?? (() => crypto.randomUUID()), random: options.random ?? Math.random };
   }

@@ -51,7 +51,7 @@ export class SceneRenderer {
   });
   /** Everything drawn for the document; cached as one bitmap while the page is seen from afar. */
   private readonly pageGroup = new Konva.Group({ listening: false });
-  private cachedFor: { doc: DocState; zoom: number; ui: boolean } | null = null;
+  private cachedFor: { layers: DocState['layers']; ui: boolean } | null = null;
   private readonly entries = new Map<string, Entry>();
   private order: string[] = [];
   private readonly scheduler: FrameScheduler;
@@ -82,7 +82,9 @@ export class SceneRenderer {
         for (const entry of this.entries.values()) {
           if (ADAPTERS[entry.layer.type]?.imageIds?.(entry.layer).includes(id)) this.rebuild(entry);
         }
-        this.scheduler.request();
+        // An arriving image changes pixels without changing the document: the cached page must be redrawn.
+        this.cachedFor = null;
+        this.sync(true);
       }),
     );
     this.sync();
@@ -181,8 +183,9 @@ export class SceneRenderer {
       }
       return;
     }
+    // Keyed on the layers, not the whole document: panning and zooming change the document's saved view.
     const c = this.cachedFor;
-    if (c && c.doc === doc && c.ui === ui.showReadingOrder) return;
+    if (c && c.layers === doc.layers && c.ui === ui.showReadingOrder) return;
     const bounds = this.session.contentBounds();
     const pad = 400;
     this.pageGroup.clearCache();
@@ -194,7 +197,7 @@ export class SceneRenderer {
       // One resolution for the whole zoomed-out range, so zooming there never redraws the page.
       pixelRatio: ZOOMED_OUT * (globalThis.devicePixelRatio || 1),
     });
-    this.cachedFor = { doc, zoom, ui: ui.showReadingOrder };
+    this.cachedFor = { layers: doc.layers, ui: ui.showReadingOrder };
   }
 
   private rebuild(entry: Entry, ctx?: RenderContext): void {

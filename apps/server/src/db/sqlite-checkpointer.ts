@@ -43,6 +43,9 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, interva
     async stop() {
       worker.off('error', fallBack);
       const exited = new Promise((resolve) => worker.once('exit', resolve));
+      // The worker is unref'd so it never keeps a server alive; while stopping, it must, or a short-lived
+      // process (the admin command) would end with this promise still waiting.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
       // Fold the WAL back into the database file so a stopped server leaves one tidy file.

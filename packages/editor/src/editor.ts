@@ -204,6 +204,23 @@ export class Editor {
     this.emit();
   }
 
+  /**
+   * Stores the page thumbnail URLs the server returned for a save. Outside history, and it does not ask for
+   * another save: the URLs travel with the next one.
+   */
+  setPageThumbnails(urls: readonly string[]): void {
+    const pages = this.state.pages;
+    // An empty string means the page has no thumbnail yet.
+    if (pages.every((p, i) => !urls[i] || p.thumbnailUrl === urls[i])) return;
+    this.state = produce(this.state, (draft) => {
+      draft.pages.forEach((page, i) => {
+        const url = urls[i];
+        if (url) page.thumbnailUrl = url;
+      });
+    });
+    this.emit();
+  }
+
   /** Records which page is open; saved with the document but outside history. */
   setLastPage(index: number): void {
     if (index < 0 || index >= this.state.pages.length || index === this.state.lastPage) return;

@@ -85,6 +85,14 @@ describe('history basics', () => {
     expect(editor.dirty).toBe(false);
   });
 
+  it('page thumbnails from a save are kept outside history and ask for no new save', () => {
+    const editor = makeEditor();
+    editor.setPageThumbnails(['/api/images/thumb-1']);
+    expect(editor.doc.pages[0]!.thumbnailUrl).toBe('/api/images/thumb-1');
+    expect(editor.canUndo).toBe(false);
+    expect(editor.needsSave).toBe(false);
+  });
+
   it('view changes are saved but never undoable', () => {
     const editor = makeEditor();
     editor.setView({ x: 5, y: 6, zoom: 2 });

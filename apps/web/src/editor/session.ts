@@ -190,6 +190,7 @@ export class EditorSession implements InteractionHost {
         ...(thumbnail ? { thumbnail } : {}),
       });
       this.revision = result.revision;
+      if (this.type === 'COMIC') this.editor.setPageThumbnails(result.thumbnailUrls);
       return true;
     } catch (error) {
       if (isApiError(error) && error.status === 409) return 'conflict';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Autosave, addImage, addPose, addText, clipLayer, setLocked, type LayerNode } from '../src/index.ts';
+import { Autosave, addImage, addPose, addText, clipLayer, setLocked, tailTip, type LayerNode } from '../src/index.ts';
 import { TestDriver } from './driver.ts';
 import { ok, panelIds } from './support.ts';
 
@@ -158,6 +158,32 @@ describe('POSE, PANEL and TEXT tools', () => {
     const other = ok(d.editor.execute(addText, { parentId: d.root, transform: box(0, 0, 100, 100) }));
     d.click(50, 50);
     expect(d.ui.state.editingTextId).toBe(other);
+  });
+});
+
+describe('speech-bubble tails', () => {
+  it('drags the tail tip to re-aim the tail as one undo step', () => {
+    const d = new TestDriver('INFINITE');
+    const id = ok(
+      d.editor.execute(addText, {
+        parentId: d.root,
+        transform: box(200, 200, 300, 200),
+        data: { backgroundType: 'SPEECH_BUBBLE' },
+      }),
+    );
+    d.ui.update({ selection: [id] });
+    const tip = tailTip(d.editor.doc.layers[id] as LayerNode<'TEXT'>)!;
+    expect(tip.y).toBeGreaterThan(400); // the default tail points down, below the bubble
+    d.drag([tip.x, tip.y], [700, 350]);
+    const data = (d.editor.doc.layers[id] as LayerNode<'TEXT'>).data;
+    expect(data.tailAngle).toBeGreaterThan(-45);
+    expect(data.tailAngle).toBeLessThan(45);
+    const moved = tailTip(d.editor.doc.layers[id] as LayerNode<'TEXT'>)!;
+    expect(Math.hypot(moved.x - 700, moved.y - 350)).toBeLessThan(2);
+    expect(d.editor.doc.layers[id]!.transform).toEqual(box(200, 200, 300, 200));
+    expect(d.editor.historySize.undo).toBe(2);
+    d.editor.undo();
+    expect((d.editor.doc.layers[id] as LayerNode<'TEXT'>).data.tailAngle).toBe(90);
   });
 });
 

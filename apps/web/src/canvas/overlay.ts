@@ -1,6 +1,6 @@
 import Konva from 'konva';
 import { HANDLE_HIT_MARGIN, VERTEX_HIT_RADIUS } from '@koma/domain';
-import { panelsUnder, type DocState, type UiState } from '@koma/editor';
+import { panelsUnder, tailTip, type DocState, type UiState } from '@koma/editor';
 
 const ACCENT = '#2563eb';
 
@@ -23,6 +23,20 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
         listening: false,
       }),
     );
+    const tip = ui.selection.length === 1 && node.type === 'TEXT' && !node.locked ? tailTip(node) : null;
+    if (tip && ui.tool === 'MOVE') {
+      layer.add(
+        new Konva.Circle({
+          x: tip.x,
+          y: tip.y,
+          radius: 7 * px,
+          fill: ACCENT,
+          stroke: '#fff',
+          strokeWidth: 2 * px,
+          listening: false,
+        }),
+      );
+    }
     if (ui.selection.length === 1 && !node.locked && ui.tool === 'MOVE') {
       const s = HANDLE_HIT_MARGIN * px;
       for (const [x, y] of [

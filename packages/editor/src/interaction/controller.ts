@@ -1,4 +1,6 @@
-import type { Point, ViewTransform } from '@koma/domain';
+import { HANDLE_HIT_MARGIN, type Point, type ViewTransform } from '@koma/domain';
+import { bubbleShape, tailFromTip } from '../text/tail.ts';
+import { updateText } from '../commands/text.ts';
 import type { Editor, Gesture } from '../editor.ts';
 import type { UiStore, InteractionState } from '../ui/ui-state.ts';
 import type { DocState, LayerNode } from '../store/state.ts';
@@ -58,7 +60,8 @@ type Active =
       moves: { panelId: string; index: number }[];
       gesture: Gesture<Parameters<typeof movePanelVertices.run>[1]>;
     }
-  | { kind: 'PANEL_CLICK'; start: Point; panelId: string; screen: Point };
+  | { kind: 'PANEL_CLICK'; start: Point; panelId: string; screen: Point }
+  | { kind: 'MOVE_TAIL'; id: string; gesture: Gesture<Parameters<typeof updateText.run>[1]> };
 
 /**
  * The pointer interactions of editor.md §4 as a state machine over the six tools. Every drag runs as one gesture,
@@ -125,6 +128,11 @@ export class InteractionController {
     const zoom = this.host.view().zoom;
     if (selection.length === 1) {
       const node = this.doc.layers[selection[0]!];
+      if (node?.type === 'TEXT' && !node.locked && tailTipNear(node, p, zoom)) {
+        // Dragging a speech bubble's tail tip re-aims the tail; one undo step per drag.
+        this.set('MOVE_LAYER', { kind: 'MOVE_TAIL', id: node.id, gesture: this.host.editor.beginGesture(updateText) });
+        return;
+      }
       const corner = node && !node.locked ? cornerAt(node, p, zoom) : null;
       if (node && corner) {
         const gesture = this.host.editor.beginGesture(resizeLayer);
@@ -313,6 +321,13 @@ export class InteractionController {
         return;
       case 'PANEL_CLICK':
         return;
+      case 'MOVE_TAIL': {
+        const node = this.doc.layers[a.id];
+        if (node?.type !== 'TEXT') return;
+        const aimed = tailFromTip(node.data, boxOf(node), p);
+        if (aimed) a.gesture.update({ id: a.id, patch: aimed });
+        return;
+      }
     }
   }
 
@@ -331,6 +346,7 @@ export class InteractionController {
       case 'MOVE_JOINT':
       case 'MOVE_PANEL_VERTEX':
       case 'EXPAND_PANEL':
+      case 'MOVE_TAIL':
         a.gesture.commit();
         break;
       case 'SELECTION': {
@@ -387,6 +403,17 @@ export class InteractionController {
     this.host.ui.update({ editingTextId: null });
     this.set('NONE', null);
   }
+}
+
+/** The tip of a text layer's speech-bubble tail, in canvas units, or null when it has none. */
+export function tailTip(node: LayerNode<'TEXT'>): Point | null {
+  if (node.data.backgroundType !== 'SPEECH_BUBBLE' || !node.data.hasTail) return null;
+  return bubbleShape(node.data, boxOf(node)).tail?.tip ?? null;
+}
+
+function tailTipNear(node: LayerNode<'TEXT'>, p: Point, zoom: number): boolean {
+  const tip = tailTip(node);
+  return !!tip && Math.hypot(tip.x - p.x, tip.y - p.y) <= (HANDLE_HIT_MARGIN * 1.5) / zoom;
 }
 
 function normalizeRect(a: Point, b: Point) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { THUMBNAIL_SIZE_COMIC, THUMBNAIL_SIZE_INFINITE, THUMBNAIL_WEBP_QUALITY } from '@koma/domain';
-import { canvasToScreen, hitLayer, pan, updateText, wheelZoom, zoomAbout } from '@koma/editor';
+import { canvasToScreen, hitLayer, pan, tailTip, updateText, wheelZoom, zoomAbout } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { useDoc, useUi } from '../editor/hooks.ts';
 import { useT } from '../i18n/index.ts';
@@ -32,6 +32,7 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
     onRenderer?.(scene);
     // Benchmarks and tests drive the renderer directly (see bench/canvas.bench.ts).
     (window as { __komaScene?: SceneRenderer }).__komaScene = scene;
+    (window as { __komaTailTip?: typeof tailTip }).__komaTailTip = tailTip;
     session.thumbnail = () =>
       scene.thumbnail(
         session.type === 'COMIC' ? THUMBNAIL_SIZE_COMIC : THUMBNAIL_SIZE_INFINITE,

@@ -87,9 +87,14 @@ function EditorLayout({ session }: { session: EditorSession }) {
   const [rightOpen, setRightOpen] = useState(() => !isPhoneScreen(window.innerWidth, window.innerHeight));
 
   useEffect(() => {
+    // Fields that take typing or arrow keys keep their keys; a focused checkbox or button does not.
     const inTextInput = (target: EventTarget | null) =>
       target instanceof HTMLElement &&
-      (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+      (target.isContentEditable ||
+        target.tagName === 'TEXTAREA' ||
+        target.tagName === 'SELECT' ||
+        (target instanceof HTMLInputElement &&
+          !['checkbox', 'radio', 'button', 'submit', 'reset', 'color'].includes(target.type)));
     const down = (e: KeyboardEvent) => {
       const used = session.keyDown({
         key: e.key,

@@ -27,6 +27,7 @@ interface Entry {
   zoom: number;
   clipTarget: string | null;
   readingOrder: boolean;
+  pinTarget?: LayerNode;
 }
 
 /** Drawing styles that depend on zoom (dashes, guide widths) are rebuilt when zoom moves by more than this. */
@@ -112,7 +113,7 @@ export class SceneRenderer {
     this.page.visible(comic);
     if (comic) this.page.size({ width: doc.comicConfiguration.width, height: doc.comicConfiguration.height });
 
-    const ctx: RenderContext = { images: this.images, ui, zoom: view.zoom };
+    const ctx: RenderContext = { images: this.images, doc, ui, zoom: view.zoom };
     const ids = flatten(doc, this.session.activeRoot());
     const visibleArea = {
       x: -view.x / view.zoom,
@@ -137,7 +138,14 @@ export class SceneRenderer {
       } else {
         const zoomMoved = Math.max(entry.zoom / view.zoom, view.zoom / entry.zoom) > ZOOM_REBUILD_RATIO;
         const orderToggled = layer.type === 'PANEL' && entry.readingOrder !== ui.showReadingOrder;
-        if (entry.layer !== layer || zoomMoved || orderToggled) {
+        // A tail pinned to a face follows the image it points at.
+        const pinTarget =
+          layer.type === 'TEXT' && layer.data.pinToFace && layer.data.tailTargetLayerId
+            ? doc.layers[layer.data.tailTargetLayerId]
+            : undefined;
+        const pinMoved = pinTarget !== entry.pinTarget;
+        entry.pinTarget = pinTarget;
+        if (entry.layer !== layer || zoomMoved || orderToggled || pinMoved) {
           entry.layer = layer;
           this.rebuild(entry, ctx);
         }
@@ -202,7 +210,12 @@ export class SceneRenderer {
 
   private rebuild(entry: Entry, ctx?: RenderContext): void {
     const view = this.session.view();
-    const context = ctx ?? { images: this.images, ui: this.session.ui.state, zoom: view.zoom };
+    const context = ctx ?? {
+      images: this.images,
+      doc: this.session.editor.doc,
+      ui: this.session.ui.state,
+      zoom: view.zoom,
+    };
     const layer = entry.layer;
     entry.body.destroyChildren();
     entry.body.position({ x: layer.transform.x, y: layer.transform.y });

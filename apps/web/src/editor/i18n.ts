@@ -87,6 +87,10 @@ const en = {
       backgroundTypes: { NONE: 'None', RECTANGLE: 'Rectangle', SPEECH_BUBBLE: 'Speech bubble' },
       hasTail: 'Tail',
       bubbleStyle: 'Bubble shape',
+      pinToFace: 'Point the tail at a face',
+      notPinned: 'Not pinned',
+      noFaces: 'Detect faces on an image first',
+      face: 'face {{n}}',
       adjustments: 'Adjustments',
       resetAdjustments: 'Reset adjustments',
       filters: {
@@ -229,6 +233,10 @@ const ja: typeof en = {
       backgroundTypes: { NONE: 'なし', RECTANGLE: '四角形', SPEECH_BUBBLE: 'フキダシ' },
       hasTail: 'しっぽ',
       bubbleStyle: 'フキダシの形',
+      pinToFace: 'しっぽを顔に向ける',
+      notPinned: '固定しない',
+      noFaces: '先に画像の顔を検出してください',
+      face: '顔 {{n}}',
       adjustments: '画像の調整',
       resetAdjustments: '調整をリセット',
       filters: {

@@ -52,6 +52,7 @@ export async function rasterizePlan(
   stage.add(konvaLayer);
   const ctx: RenderContext = {
     images,
+    doc,
     ui: { ...ui, showReadingOrder: false },
     zoom: Math.max(plan.scaleX, plan.scaleY),
   };

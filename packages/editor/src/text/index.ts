@@ -9,3 +9,4 @@ export { distanceToOutline, flatPoints, pointInPolygon as pointInOutline, type O
 export * from './procedural-outline.ts';
 export * from './outline.ts';
 export * from './tail.ts';
+export * from './pin.ts';

@@ -1,6 +1,13 @@
 import Konva from 'konva';
 import type { TextData } from '@koma/domain';
-import { bubbleFillColor, bubbleShape, layoutText, type LayerNode, type TextLayout } from '@koma/editor';
+import {
+  bubbleFillColor,
+  bubbleShape,
+  layoutText,
+  pinnedFaceCentre,
+  type LayerNode,
+  type TextLayout,
+} from '@koma/editor';
 import { cssFontFor, measurerFor } from '../text-measure.ts';
 import type { LayerAdapter } from './types.ts';
 
@@ -39,14 +46,17 @@ function drawText(ctx: CanvasRenderingContext2D, data: TextData, layout: TextLay
 
 /** Text and its background (none, a rectangle, or a speech bubble of any catalogue style with its tail). */
 export const textAdapter: LayerAdapter = {
-  build(group, layer) {
+  build(group, layer, ctx) {
     if (layer.type !== 'TEXT') return;
     const node: LayerNode<'TEXT'> = layer;
     const d = node.data;
     const { width, height } = node.transform.size;
     const box = { x: 0, y: 0, width, height };
     const layout = layoutText(d, measurerFor(d.vertical));
-    const shape = d.backgroundType === 'SPEECH_BUBBLE' ? bubbleShape(d, box) : null;
+    // A tail pinned to a face aims at it; the point is moved into the bubble's own coordinates.
+    const face = pinnedFaceCentre(ctx.doc, node);
+    const target = face ? { x: face.x - node.transform.x, y: face.y - node.transform.y } : null;
+    const shape = d.backgroundType === 'SPEECH_BUBBLE' ? bubbleShape(d, box, target) : null;
     group.add(
       new Konva.Shape({
         listening: false,

@@ -1,9 +1,10 @@
 import type Konva from 'konva';
-import type { LayerNode, UiState } from '@koma/editor';
+import type { DocState, LayerNode, UiState } from '@koma/editor';
 import type { ImageStore } from '../images.ts';
 
 export interface RenderContext {
   images: ImageStore;
+  doc: DocState;
   ui: UiState;
   zoom: number;
 }

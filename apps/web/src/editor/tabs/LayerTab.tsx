@@ -142,6 +142,7 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
             <input type="checkbox" checked={d.hasTail} onChange={(e) => set({ hasTail: e.target.checked })} />
             {t('editor.layer.hasTail')}
           </label>
+          <PinToFace session={session} node={node} onChange={set} />
           <label className="field field--inline">
             <span>{t('editor.layer.tailAngle')}</span>
             <input
@@ -166,6 +167,55 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
         </>
       )}
     </>
+  );
+}
+
+/** Pins the tail to a detected face of an image on the same page, so it follows when the image moves. */
+function PinToFace({
+  session,
+  node,
+  onChange,
+}: {
+  session: EditorSession;
+  node: LayerNode<'TEXT'>;
+  onChange: (patch: Partial<TextData>) => unknown;
+}) {
+  const t = useT();
+  const doc = session.editor.doc;
+  const faces = (doc.layers[node.parent ?? '']?.children ?? []).flatMap((id) => {
+    const image = doc.layers[id];
+    if (image?.type !== 'IMAGE') return [];
+    const variation = image.data.variations[image.data.variationsIdx];
+    const boxes = variation ? (image.data.faceStore[variation.id] ?? []) : [];
+    return boxes.map((_, index) => ({
+      layerId: image.id,
+      index,
+      label: `${image.name} · ${t('editor.layer.face', { n: index + 1 })}`,
+    }));
+  });
+  const d = node.data;
+  const value = d.pinToFace && d.tailTargetLayerId !== null ? `${d.tailTargetLayerId}#${d.tailTargetFaceIdx ?? 0}` : '';
+  return (
+    <label className="field">
+      <span>{t('editor.layer.pinToFace')}</span>
+      <select
+        value={value}
+        disabled={faces.length === 0 && value === ''}
+        data-testid="pin-to-face"
+        onChange={(e) => {
+          const [layerId, index] = e.target.value.split('#');
+          if (!layerId) onChange({ pinToFace: false, tailTargetLayerId: null, tailTargetFaceIdx: null });
+          else onChange({ pinToFace: true, tailTargetLayerId: layerId, tailTargetFaceIdx: Number(index) });
+        }}
+      >
+        <option value="">{faces.length === 0 ? t('editor.layer.noFaces') : t('editor.layer.notPinned')}</option>
+        {faces.map((f) => (
+          <option key={`${f.layerId}#${f.index}`} value={`${f.layerId}#${f.index}`}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -1,0 +1,22 @@
+import type { Point } from '@koma/domain';
+import type { DocState, LayerNode } from '../store/state.ts';
+
+/**
+ * The canvas point a pinned tail aims at: the centre of the chosen face of the target image's shown variation,
+ * mapped from the image's pixels to where the layer is drawn. Null when the pin points at nothing (no such layer,
+ * variation or face), in which case the tail keeps its own angle.
+ */
+export function pinnedFaceCentre(doc: DocState, text: LayerNode<'TEXT'>): Point | null {
+  const d = text.data;
+  if (!d.pinToFace || d.tailTargetLayerId === null || d.tailTargetFaceIdx === null) return null;
+  const image = doc.layers[d.tailTargetLayerId];
+  if (image?.type !== 'IMAGE') return null;
+  const variation = image.data.variations[image.data.variationsIdx];
+  const face = variation ? image.data.faceStore[variation.id]?.[d.tailTargetFaceIdx] : undefined;
+  if (!face) return null;
+  const [x0, y0, x1, y1] = face.bbox;
+  const t = image.transform;
+  const sx = t.size.width / (image.originalSize.width || 1);
+  const sy = t.size.height / (image.originalSize.height || 1);
+  return { x: t.x + ((x0 + x1) / 2) * sx, y: t.y + ((y0 + y1) / 2) * sy };
+}

@@ -106,6 +106,14 @@ describe('comic authoring', () => {
     });
     // The bubble grew to fit the vertical text.
     expect(bubble.transform.size.height).toBeGreaterThan(240);
+    // The rest of the TEXT fields sit behind "More text settings".
+    await page.getByTestId('text-more').locator('summary').click();
+    await page.getByTestId('text-backgroundBorderSize').fill('12');
+    await page.getByTestId('text-characterSpacing').fill('1.5');
+    await expect
+      .poll(async () => (await layers(page)).find((l) => l.type === 'TEXT')!.data.backgroundBorderSize)
+      .toBe(12);
+    expect((await layers(page)).find((l) => l.type === 'TEXT')!.data.characterSpacing).toBe(1.5);
 
     await page.getByTestId('tool-MOVE').click(); // the bubble stays selected
     const tip = await page.evaluate((id) => {

@@ -6,6 +6,7 @@ import { useT } from '../../i18n/index.ts';
 import { ImageOperations } from '../../generation/ImageOperations.tsx';
 import { fittedSize } from '../../canvas/text-measure.ts';
 import { FilterFields } from './FilterFields.tsx';
+import { TextMoreFields } from './TextMoreFields.tsx';
 
 /** Properties of the selected layer: common fields, then what its type offers. */
 export function LayerTab({ session }: { session: EditorSession }) {
@@ -109,6 +110,7 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
         />
         {t('editor.layer.vertical')}
       </label>
+      <TextMoreFields node={node} set={set} />
       <label className="checkbox">
         <input type="checkbox" checked={d.fontBold} onChange={(e) => set({ fontBold: e.target.checked })} />
         {t('editor.layer.bold')}

@@ -129,9 +129,11 @@ describe('face detection and pose (face-api SSD, MoveNet on tfjs-wasm)', { timeo
 
   it('fails calls in flight when the threads are closed, then starts afresh', async () => {
     const pending = estimatePose(fixture('photo-full-body.jpg'));
+    // Attach the expectation first: the call fails while closeVision() runs, before the next line would see it.
+    const failed = expect(pending).rejects.toThrow(/Vision worker faces-pose was closed/);
     await new Promise((resolve) => setTimeout(resolve, 50)); // let validation pass and the call reach the worker
     await closeVision();
-    await expect(pending).rejects.toThrow(/Vision worker faces-pose was closed/);
+    await failed;
     const pose = await estimatePose(fixture('photo-full-body.jpg'));
     expect(pose.bodies.subset).toHaveLength(1);
   });

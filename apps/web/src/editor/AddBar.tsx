@@ -1,5 +1,5 @@
 import { DEFAULT_PANEL_SIZES } from '@koma/domain';
-import { addPanel, addPose, addText, screenToCanvas } from '@koma/editor';
+import { addPanel, addPose, addText, newBubbleData, screenToCanvas } from '@koma/editor';
 import type { EditorSession } from './session.ts';
 import { useT } from '../i18n/index.ts';
 
@@ -47,7 +47,7 @@ export function AddBar({ session }: { session: EditorSession }) {
               session.editor.execute(addText, {
                 parentId: session.activeRoot(),
                 transform: place(360, 240),
-                data: { backgroundType: 'SPEECH_BUBBLE' },
+                data: newBubbleData(),
               }),
             )
           }

@@ -1,5 +1,6 @@
 import { HANDLE_HIT_MARGIN, type Point, type ViewTransform } from '@koma/domain';
 import { bubbleShape, tailFromTip } from '../text/tail.ts';
+import { newBubbleData } from '../text/defaults.ts';
 import { updateText } from '../commands/text.ts';
 import type { Editor, Gesture } from '../editor.ts';
 import type { UiStore, InteractionState } from '../ui/ui-state.ts';
@@ -266,7 +267,7 @@ export class InteractionController {
     const created = this.host.editor.execute(addText, {
       parentId: root,
       transform: { x: p.x - width / 2, y: p.y - height / 2, size: { width, height } },
-      data: { backgroundType: 'SPEECH_BUBBLE' },
+      data: newBubbleData(),
     });
     if (!created.ok) return;
     this.select([created.value]);

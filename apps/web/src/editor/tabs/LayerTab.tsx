@@ -105,7 +105,13 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
         <input
           type="checkbox"
           checked={d.vertical}
-          onChange={(e) => set({ vertical: e.target.checked })}
+          onChange={(e) =>
+            set({
+              vertical: e.target.checked,
+              // Dialogue sizes follow the writing direction (30 across, 35 down) unless the user chose another size.
+              ...(d.fontSize === (e.target.checked ? 30 : 35) ? { fontSize: e.target.checked ? 35 : 30 } : {}),
+            })
+          }
           data-testid="text-vertical"
         />
         {t('editor.layer.vertical')}

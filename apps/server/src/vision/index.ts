@@ -67,6 +67,11 @@ export async function upscale(image: Uint8Array, onProgress?: Progress, signal?:
   return upscaleWorker.run<Buffer>('upscale', input.bytes, runOptions(onProgress, signal));
 }
 
+/** Calls the vision threads are working on now (for tests and health checks). */
+export function visionCallsInFlight(): number {
+  return quickWorker.callsInFlight + upscaleWorker.callsInFlight + backgroundWorker.callsInFlight;
+}
+
 /** Stops the vision threads and frees their models (server shutdown, end of tests). */
 export async function closeVision(): Promise<void> {
   await Promise.all([quickWorker.close(), upscaleWorker.close(), backgroundWorker.close()]);

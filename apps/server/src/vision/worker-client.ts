@@ -63,6 +63,11 @@ export class VisionWorker {
     return task;
   }
 
+  /** Calls sent to the thread and not yet answered. */
+  get callsInFlight(): number {
+    return this.pending.size;
+  }
+
   /** Ends the thread and frees its models; pending calls fail. The next call starts a fresh thread. */
   async close(): Promise<void> {
     const w = this.worker;

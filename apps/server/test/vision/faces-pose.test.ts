@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   closeVision,
+  visionCallsInFlight,
   cropFace,
   detectFaces,
   estimatePose,
@@ -131,7 +132,10 @@ describe('face detection and pose (face-api SSD, MoveNet on tfjs-wasm)', { timeo
     const pending = estimatePose(fixture('photo-full-body.jpg'));
     // Attach the expectation first: the call fails while closeVision() runs, before the next line would see it.
     const failed = expect(pending).rejects.toThrow(/Vision worker faces-pose was closed/);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // let validation pass and the call reach the worker
+    // Close once the call has reached the thread; close() fails it synchronously, before any answer can land.
+    const deadline = Date.now() + 10_000;
+    while (visionCallsInFlight() === 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    expect(visionCallsInFlight()).toBe(1);
     await closeVision();
     await failed;
     const pose = await estimatePose(fixture('photo-full-body.jpg'));

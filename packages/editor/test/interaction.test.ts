@@ -152,7 +152,10 @@ describe('POSE, PANEL and TEXT tools', () => {
     const d = new TestDriver('INFINITE');
     d.tool('TEXT').click(500, 500);
     const id = d.ui.state.editingTextId!;
-    expect(d.editor.doc.layers[id]).toMatchObject({ type: 'TEXT', data: { backgroundType: 'SPEECH_BUBBLE', fontSize: 30 } });
+    expect(d.editor.doc.layers[id]).toMatchObject({
+      type: 'TEXT',
+      data: { backgroundType: 'SPEECH_BUBBLE', fontSize: 30 },
+    });
     expect(d.ui.state.interaction).toBe('EDIT_TEXT');
     d.controller.endTextEdit();
     const other = ok(d.editor.execute(addText, { parentId: d.root, transform: box(0, 0, 100, 100) }));

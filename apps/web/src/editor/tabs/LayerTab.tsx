@@ -6,7 +6,7 @@ import { useT } from '../../i18n/index.ts';
 import { ImageOperations } from '../../generation/ImageOperations.tsx';
 import { fittedSize } from '../../canvas/text-measure.ts';
 import { FilterFields } from './FilterFields.tsx';
-import { TextMoreFields } from './TextMoreFields.tsx';
+import { TextMoreFields, expandHex } from './TextMoreFields.tsx';
 
 /** Properties of the selected layer: common fields, then what its type offers. */
 export function LayerTab({ session }: { session: EditorSession }) {
@@ -279,8 +279,4 @@ function PanelFields({ session, node }: { session: EditorSession; node: LayerNod
       </div>
     </>
   );
-}
-
-function expandHex(color: string): string {
-  return color.length === 4 ? `#${color[1]}${color[1]}${color[2]}${color[2]}${color[3]}${color[3]}` : color.slice(0, 7);
 }

@@ -30,7 +30,8 @@ const NUMBERS: [NumberKey, number, number, number][] = [
 ];
 const COLORS: ColorKey[] = ['backgroundColor', 'backgroundStrokeColor', 'fontStrokeColor'];
 
-function expandHex(color: string): string {
+/** A document colour as the 6-digit form `<input type="color">` accepts (#rgb is widened; alpha is dropped). */
+export function expandHex(color: string): string {
   return color.length === 4 ? `#${color[1]}${color[1]}${color[2]}${color[2]}${color[3]}${color[3]}` : color.slice(0, 7);
 }
 

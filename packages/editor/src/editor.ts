@@ -181,6 +181,20 @@ export class Editor {
     return true;
   }
 
+  /**
+   * Undoes the last step and forgets it: redo cannot bring it back. For a step whose reason went away, such as
+   * the placeholder layer of a generation that failed.
+   */
+  undoAndForget(): boolean {
+    this.openGesture?.commit();
+    const entry = this.history.discardUndo();
+    if (!entry) return false;
+    this.state = applyPatches(this.state, entry.inversePatches);
+    this.changeCount++;
+    this.emit();
+    return true;
+  }
+
   redo(): boolean {
     this.openGesture?.commit();
     const entry = this.history.takeRedo();

@@ -32,6 +32,11 @@ export class History {
     return entry;
   }
 
+  /** Removes the newest undo entry without offering it to redo (a step that should never have happened). */
+  discardUndo(): HistoryEntry | undefined {
+    return this.undoStack.pop();
+  }
+
   get canUndo(): boolean {
     return this.undoStack.length > 0;
   }

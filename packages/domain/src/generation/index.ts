@@ -18,3 +18,4 @@ export * from './requests/index.ts';
 export * from './moderation/index.ts';
 export * from './access.ts';
 export * from './engine-prompts.ts';
+export * from './outpaint.ts';

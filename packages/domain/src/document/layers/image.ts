@@ -38,6 +38,25 @@ export const zMaskParams = z.object({
 });
 export type MaskParams = z.infer<typeof zMaskParams>;
 
+/**
+ * A clip made from the image by image-to-video. The bytes belong to the user and are served by the API
+ * (`GET /api/videos/{id}`); the document keeps the id and what is needed to show it.
+ */
+export const zLayerVideo = z.object({
+  id: z.string().min(1),
+  /** `video/mp4` from a video model, `image/webp` for the builtin engine's animated preview. */
+  mime: z.string().min(1),
+  model: z.string().min(1),
+  /** Seconds asked for. */
+  duration: z.number().positive(),
+  engine: z.string().default(''),
+  /** What the engine says about the clip (the builtin one says it is not a video model). */
+  note: z.string().nullable().default(null),
+  /** The variation the clip starts from. */
+  imageId: z.string().nullable().default(null),
+});
+export type LayerVideo = z.infer<typeof zLayerVideo>;
+
 export const zImageData = z
   .object({
     params: zGenerationParams.nullable().default(null),
@@ -46,6 +65,8 @@ export const zImageData = z
     faceStore: z.record(z.string(), z.array(zFaceDetection)).default({}),
     filterParams: zFilterParams.default(() => ({ ...DEFAULT_FILTER_PARAMS })),
     maskParams: zMaskParams.default(() => zMaskParams.parse({})),
+    /** Oldest first; added after the fact, so documents saved before it load with none. */
+    videos: z.array(zLayerVideo).default([]),
   })
   .refine((d) => d.variations.length === 0 || d.variationsIdx < d.variations.length, {
     message: 'variationsIdx must point at an existing variation',

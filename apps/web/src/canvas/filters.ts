@@ -1,7 +1,8 @@
 import { DEFAULT_FILTER_PARAMS, type FilterParams } from '@koma/domain';
 
 // Image adjustments (spec §3 filterParams) as one WebGL fragment shader drawn into a cached bitmap. When WebGL is
-// missing or the shader fails to compile or link, callers draw the unfiltered image (spec §8).
+// missing or the shader fails to compile or link, callers draw the unfiltered image (spec §8). Exports apply the same
+// formulas on the CPU (adjustImage in packages/editor/src/export/adjust.ts): change both together.
 const FRAGMENT = `
 precision mediump float;
 varying vec2 v_uv;

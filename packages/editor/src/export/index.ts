@@ -1,4 +1,5 @@
 export * from './raster.ts';
+export * from './adjust.ts';
 export * from './watermark.ts';
 export * from './plan.ts';
 export * from './psd.ts';

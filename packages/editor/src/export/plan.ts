@@ -4,7 +4,9 @@ import {
   PSD_PANEL_STROKE_PX,
   TEXT_EXPORT_PADDING,
   readingOrder,
+  type FilterParams,
 } from '@koma/domain';
+import { isDefaultFilter } from './adjust.ts';
 import type { DocState, LayerNode } from '../store/state.ts';
 import type { Point, Rect } from './raster.ts';
 
@@ -45,6 +47,14 @@ export interface PlanRaster {
   /** Text layers are rasterised with padding and trimmed to what they draw. */
   trim: boolean;
   text?: PlanText;
+  /** An image's adjustments (only when some differ from the defaults), applied to its pixels by the builder. */
+  adjust?: PlanAdjust;
+}
+
+/** The image's filter parameters and its whole box in export pixels, which places the vignette and the grain. */
+export interface PlanAdjust {
+  params: FilterParams;
+  box: Rect;
 }
 
 export interface PlanGroup {
@@ -172,6 +182,7 @@ export function planPage(doc: DocState, rootId: string, options: PlanOptions = {
       return out;
     }
     if (l.type === 'PANEL') return [];
+    const adjusted = l.type === 'IMAGE' && !isDefaultFilter(l.data.filterParams);
     return [
       {
         kind: 'raster',
@@ -179,6 +190,7 @@ export function planPage(doc: DocState, rootId: string, options: PlanOptions = {
         key: `${l.id}:${l.type === 'IMAGE' ? 'image' : 'shape'}`,
         role: l.type === 'IMAGE' ? 'image' : 'shape',
         rect: intersect(pixelRect(boxOf(l)), canvas),
+        ...(adjusted ? { adjust: { params: { ...l.data.filterParams }, box: boxOf(l) } } : {}),
       },
     ];
   };

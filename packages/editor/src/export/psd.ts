@@ -1,6 +1,7 @@
 import { initializeCanvas, writePsdUint8Array, type Layer, type Psd, type LayerTextData } from 'ag-psd';
 import jpeg from 'jpeg-js';
 import { PSD_MAX_SIDE, PSD_PANEL_STROKE_COLOR, PSD_PANEL_STROKE_PX, PSD_THUMBNAIL_LONGEST_SIDE } from '@koma/domain';
+import { adjustImage } from './adjust.ts';
 import { clampName, type PagePlan, type PlanNode, type PlanRaster } from './plan.ts';
 import {
   createRaster,
@@ -214,7 +215,15 @@ function pixelsFor(
           `The pixels of layer “${node.name}” are ${given.width}×${given.height}, expected ${local.width}×${local.height}.`,
         );
       }
-      raster = given;
+      // An image's adjustments, placed by its whole box (the raster may be cut at the page edge).
+      raster = node.adjust
+        ? adjustImage(given, node.adjust.params, {
+            x: node.adjust.box.x - local.x,
+            y: node.adjust.box.y - local.y,
+            width: node.adjust.box.width,
+            height: node.adjust.box.height,
+          })
+        : given;
     }
   }
   if (!node.trim) return { raster, rect: local };

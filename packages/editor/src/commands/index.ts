@@ -3,6 +3,7 @@ export * from './layers.ts';
 export * from './transform.ts';
 export * from './clip.ts';
 export * from './image.ts';
+export * from './video.ts';
 export * from './pose.ts';
 export * from './sketch.ts';
 export * from './text.ts';

@@ -148,6 +148,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_job_client': {
+    // What the submitting client tagged a job with (the editor: which document and layer it belongs to), so any
+    // browser of the user can re-attach to it and land its result.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('jobs').addColumn('client', 'text').execute();
+    },
+  },
 };
 
 /** The server's migrations, for Kysely's Migrator. */

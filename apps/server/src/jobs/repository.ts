@@ -23,6 +23,8 @@ export interface NewJob {
   engine: string;
   cost: number;
   inputs: unknown;
+  /** The client's tag as JSON text, or null. */
+  client?: string | null;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function insertJobWithCharge(
       output: null,
       error: null,
       attempts: 0,
+      client: job.client ?? null,
       created_at: now.toISOString(),
       started_at: null,
       finished_at: null,

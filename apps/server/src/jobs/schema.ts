@@ -23,6 +23,8 @@ export interface JobsTable {
   output: string | null;
   /** JSON: `{ code, message }` of a FAILED job. */
   error: string | null;
+  /** JSON: the submitting client's tag (migration 0003), handed back with the job and never read by the server. */
+  client: string | null;
   /** Times the job was started (a restart re-queues an IN_PROGRESS job once). */
   attempts: number;
   created_at: string;

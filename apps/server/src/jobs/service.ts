@@ -5,6 +5,7 @@ import type { PublicUser } from '../repositories/users.ts';
 import { BullQueues } from './bullmq.ts';
 import type { JobDeps } from './deps.ts';
 import { LocalJobBus, RedisJobBus, type JobBus } from './events.ts';
+import { splitClientTag } from './client-tag.ts';
 import { JOB_KINDS } from './kinds.ts';
 import {
   activeJobs,
@@ -51,6 +52,8 @@ export interface JobSummary {
   started_at: string | null;
   finished_at: string | null;
   queue_position?: number;
+  /** The tag the client submitted the job with (`client` in the request body), as given. */
+  client?: unknown;
 }
 
 /**
@@ -82,11 +85,12 @@ export class JobService {
   async submit(user: PublicUser, kind: string, body: unknown): Promise<JobRow> {
     const def = JOB_KINDS[kind];
     if (!def) throw notFound('Job kind');
-    const prepared = await def.prepare(this.deps, user, body);
+    const { body: request, client } = splitClientTag(body);
+    const prepared = await def.prepare(this.deps, user, request);
     return insertJobWithCharge(
       this.deps.db,
       this.deps.dialect,
-      { id: newId(), userId: user.id, kind, ...prepared },
+      { id: newId(), userId: user.id, kind, ...prepared, client },
       this.deps.now(),
     );
   }
@@ -116,6 +120,7 @@ export class JobService {
       started_at: row.started_at,
       finished_at: row.finished_at,
       ...(row.status === 'IN_QUEUE' ? { queue_position: await queuePosition(this.deps.db, row) } : {}),
+      ...(row.client ? { client: JSON.parse(row.client) as unknown } : {}),
     };
   }
 

@@ -29,6 +29,12 @@ export const GENERATION_ENDPOINTS: Readonly<Record<string, string>> = {
 const zJobParams = z.object({ id: z.string().min(1).max(64) });
 const zJobsQuery = z.object({ status: z.enum(['active']).default('active') });
 
+/** A failed job's message, and its code when it has one (cancelled, validation, …). */
+function failureOf(error: string): { error: string; code?: string } {
+  const failure = JSON.parse(error) as { message: string; code?: string };
+  return { error: failure.message, ...(failure.code ? { code: failure.code } : {}) };
+}
+
 function jobId(request: FastifyRequest): string {
   const parsed = zJobParams.safeParse(request.params);
   if (!parsed.success || !isId(parsed.data.id)) throw notFound('Job');
@@ -66,7 +72,7 @@ export function generationRoutes(app: FastifyInstance, jobs: JobService): void {
     return {
       ...summary,
       ...(row.output ? { output: JSON.parse(row.output) as unknown } : {}),
-      ...(row.error ? { error: (JSON.parse(row.error) as { message: string }).message } : {}),
+      ...(row.error ? failureOf(row.error) : {}),
     };
   });
 

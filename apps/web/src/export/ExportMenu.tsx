@@ -3,6 +3,7 @@ import { useSession } from '../session/context.ts';
 import { useT } from '../i18n/index.ts';
 import { Dialog } from '../components/Dialog.tsx';
 import './export.css';
+import { exportText, reasonText } from './i18n.ts';
 import type { EditorSession } from '../editor/session.ts';
 import {
   exportPng,
@@ -36,7 +37,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const run = async (task: () => Promise<void>) => {
     setError(null);
     setReport(null);
-    setProgress({ stage: 'Starting', done: 0, total: 1 });
+    setProgress({ stage: exportText('stage.starting'), done: 0, total: 1 });
     try {
       await task();
     } catch (e) {
@@ -62,26 +63,26 @@ export function ExportMenu({ session }: { session: EditorSession }) {
 
   const startImport = (file: File) =>
     run(async () => {
-      if (!isPsdFile(file)) throw new Error(`${file.name} is not a PSD or PSB file.`);
+      if (!isPsdFile(file)) throw new Error(exportText('error.notPsdFile', { file: file.name }));
       setReport(await importPsd(session, file, setProgress));
     });
 
   return (
     <>
       <button type="button" className="button" data-testid="export-open" onClick={() => setOpen(true)}>
-        {t('editor.export.open')}
+        {t('export.dialog.open')}
       </button>
       {open && (
-        <Dialog title={t('editor.export.title')} labelledBy="export-title" onCancel={() => !busy && setOpen(false)}>
+        <Dialog title={t('export.dialog.title')} labelledBy="export-title" onCancel={() => !busy && setOpen(false)}>
           <fieldset disabled={busy} className="export-dialog">
-            <legend>{t('editor.export.open')}</legend>
+            <legend>{t('export.dialog.open')}</legend>
             <label>
               <input type="radio" name="export-format" checked={format === 'png'} onChange={() => setFormat('png')} />
-              {t(comic ? 'editor.export.pngPage' : 'editor.export.pngCanvas')}
+              {t(comic ? 'export.dialog.pngPage' : 'export.dialog.pngCanvas')}
             </label>
             <label>
               <input type="radio" name="export-format" checked={format === 'psd'} onChange={() => setFormat('psd')} />
-              {t(comic ? 'editor.export.psdPage' : 'editor.export.psd')}
+              {t(comic ? 'export.dialog.psdPage' : 'export.dialog.psd')}
             </label>
             {comic && session.editor.doc.pages.length > 1 && (
               <label>
@@ -91,12 +92,12 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                   checked={format === 'psdPages'}
                   onChange={() => setFormat('psdPages')}
                 />
-                {t('editor.export.psdPages')}
+                {t('export.dialog.psdPages')}
               </label>
             )}
             {format !== 'png' && (
               <label>
-                {t('editor.export.compression')}{' '}
+                {t('export.dialog.compression')}{' '}
                 <select
                   value={compression}
                   data-testid="export-compression"
@@ -104,13 +105,13 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 >
                   {Array.from({ length: 10 }, (_, level) => (
                     <option key={level} value={level}>
-                      {level === 0 ? t('editor.export.noCompression') : t('editor.export.zipLevel', { level })}
+                      {level === 0 ? t('export.dialog.noCompression') : t('export.dialog.zipLevel', { level })}
                     </option>
                   ))}
                 </select>
               </label>
             )}
-            {user?.plan !== 'subscriber' && <p className="export-dialog__note">{t('editor.export.watermark')}</p>}
+            {user?.plan !== 'subscriber' && <p className="export-dialog__note">{t('export.dialog.watermark')}</p>}
             <div className="button-row">
               <button
                 type="button"
@@ -118,7 +119,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 data-testid="export-start"
                 onClick={() => void startExport()}
               >
-                {t('editor.export.start')}
+                {t('export.dialog.start')}
               </button>
               <button
                 type="button"
@@ -126,10 +127,10 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 data-testid="import-psd"
                 onClick={() => fileInput.current?.click()}
               >
-                {t('editor.export.import')}
+                {t('export.dialog.import')}
               </button>
               <button type="button" className="button" onClick={() => setOpen(false)}>
-                {t('editor.export.close')}
+                {t('export.dialog.close')}
               </button>
             </div>
             <input
@@ -158,27 +159,23 @@ export function ExportMenu({ session }: { session: EditorSession }) {
           )}
           {report && (
             <div className="export-report" data-testid="import-report">
-              <p>{t('editor.export.imported', { count: report.added })}</p>
+              <p>{t('export.dialog.imported', { count: report.added })}</p>
               {report.skipped.length > 0 && (
                 <>
-                  <p>{t('editor.export.notImported')}</p>
+                  <p>{t('export.dialog.notImported')}</p>
                   <ul>
                     {report.skipped.map((n, i) => (
-                      <li key={i}>
-                        {n.name}: {n.reason}
-                      </li>
+                      <li key={i}>{t('export.dialog.note', { name: n.name, reason: reasonText(n) })}</li>
                     ))}
                   </ul>
                 </>
               )}
               {report.changed.length > 0 && (
                 <>
-                  <p>{t('editor.export.changed')}</p>
+                  <p>{t('export.dialog.changed')}</p>
                   <ul>
                     {report.changed.map((n, i) => (
-                      <li key={i}>
-                        {n.name}: {n.reason}
-                      </li>
+                      <li key={i}>{t('export.dialog.note', { name: n.name, reason: reasonText(n) })}</li>
                     ))}
                   </ul>
                 </>

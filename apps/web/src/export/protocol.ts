@@ -1,4 +1,5 @@
-import type { PagePlan, Plan, Raster } from '@koma/editor';
+import type { ImportNote, PagePlan, Plan, Raster } from '@koma/editor';
+import type { ExportKey, StageText } from './i18n.ts';
 
 /** One page for the worker: its plan and the pixels the main thread drew for it, by plan key. */
 export interface PageJob {
@@ -21,18 +22,25 @@ export interface ImportedLayerMessage {
   pixels: Raster;
 }
 
+/** A message the main thread words in the user's language (the worker has no i18n). */
+export interface WordedText {
+  key: ExportKey;
+  values?: Record<string, string | number>;
+}
+
 export type WorkerReply =
-  | { type: 'progress'; done: number; total: number; stage: string }
+  | { type: 'progress'; done: number; total: number; stage: StageText }
   | { type: 'file'; bytes: Uint8Array; fileName: string; mime: string }
   | {
       type: 'read';
       width: number;
       height: number;
       layers: ImportedLayerMessage[];
-      skipped: { name: string; reason: string }[];
-      changed: { name: string; reason: string }[];
+      skipped: ImportNote[];
+      changed: ImportNote[];
     }
-  | { type: 'error'; message: string };
+  /** `message` in English; `text` when the main thread can word it in the user's language. */
+  | { type: 'error'; message: string; text?: WordedText };
 
 /** The buffers a message can hand over instead of copying. */
 export function transfers(rasters: readonly Raster[]): ArrayBuffer[] {

@@ -11,7 +11,8 @@ import {
   zipFiles,
   type Raster,
 } from '@koma/editor';
-import { transfers, type PageJob, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import type { StageText } from './i18n.ts';
+import { transfers, type PageJob, type WordedText, type WorkerReply, type WorkerRequest } from './protocol.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -19,21 +20,33 @@ function reply(message: WorkerReply, transfer: Transferable[] = []): void {
   scope.postMessage(message, { transfer });
 }
 
+/** An error of this worker that the main thread words in the user's language. */
+class WordedError extends ExportError {
+  constructor(
+    message: string,
+    readonly text: WordedText,
+  ) {
+    super(message);
+  }
+}
+
 async function encode(r: Raster, type: 'image/png' | 'image/jpeg'): Promise<Uint8Array> {
   const canvas = new OffscreenCanvas(r.width, r.height);
   const context = canvas.getContext('2d');
-  if (!context) throw new ExportError('This browser cannot encode images in a worker.');
+  if (!context) {
+    throw new WordedError('This browser cannot encode images in a worker.', { key: 'error.noWorkerEncoder' });
+  }
   context.putImageData(new ImageData(new Uint8ClampedArray(r.data), r.width, r.height), 0, 0);
   const blob = await canvas.convertToBlob({ type, quality: 0.9 });
   return new Uint8Array(await blob.arrayBuffer());
 }
 
-async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression: number, step: (s: string) => void) {
-  step(`Building ${job.fileName}`);
+async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression: number, step: (s: StageText) => void) {
+  step({ key: 'building', file: job.fileName });
   const built = buildPsd(job.plan, new Map(job.rasters), { plan, thumbnail: false });
   const thumb = thumbnailPixels(built.composite);
   attachThumbnail(built.psd, await encode(thumb, 'image/jpeg'), thumb.width, thumb.height);
-  step(`Writing ${job.fileName}`);
+  step({ key: 'writing', file: job.fileName });
   return writePsdBytes(built.psd, { compression });
 }
 
@@ -44,7 +57,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     return;
   }
   if (request.type === 'zip') {
-    reply({ type: 'progress', done: 0, total: 1, stage: 'Packing the zip' });
+    reply({ type: 'progress', done: 0, total: 1, stage: { key: 'packingZip' } });
     const zip = zipFiles(request.files);
     reply({ type: 'file', bytes: zip, fileName: request.zipName, mime: 'application/zip' }, [
       zip.buffer as ArrayBuffer,
@@ -52,9 +65,9 @@ async function handle(request: WorkerRequest): Promise<void> {
     return;
   }
   if (request.type === 'png') {
-    reply({ type: 'progress', done: 0, total: 2, stage: 'Compositing' });
+    reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
     const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });
-    reply({ type: 'progress', done: 1, total: 2, stage: 'Encoding PNG' });
+    reply({ type: 'progress', done: 1, total: 2, stage: { key: 'encodingPng' } });
     const bytes = await encode(built.composite, 'image/png');
     reply({ type: 'file', bytes, fileName: `${request.page.fileName}.png`, mime: 'image/png' }, [
       bytes.buffer as ArrayBuffer,
@@ -63,14 +76,14 @@ async function handle(request: WorkerRequest): Promise<void> {
   }
   const total = request.pages.length * 2 + (request.zipName ? 1 : 0);
   let done = 0;
-  const step = (stage: string) => reply({ type: 'progress', done: done++, total, stage });
+  const step = (stage: StageText) => reply({ type: 'progress', done: done++, total, stage });
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const page of request.pages) {
     const bytes = await writePage(page, request.plan, request.compression, step);
     files.push({ name: `${page.fileName}.${psdExtension(page.plan.width, page.plan.height)}`, bytes });
   }
   if (request.zipName) {
-    step('Packing the zip');
+    step({ key: 'packingZip' });
     const zip = zipFiles(files);
     reply({ type: 'file', bytes: zip, fileName: request.zipName, mime: 'application/zip' }, [
       zip.buffer as ArrayBuffer,
@@ -85,9 +98,20 @@ async function handle(request: WorkerRequest): Promise<void> {
 
 scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
   handle(event.data).catch((error: unknown) => {
-    const known = error instanceof ExportError || error instanceof ImportError;
     const message = error instanceof Error ? error.message : String(error);
-    if (!known) console.error('Export worker failed', error);
-    reply({ type: 'error', message: known ? message : `Export failed: ${message}` });
+    if (error instanceof ImportError) {
+      reply({ type: 'error', message, text: { key: `importError.${error.code}`, values: error.values } });
+    } else if (error instanceof WordedError) {
+      reply({ type: 'error', message, text: error.text });
+    } else if (error instanceof ExportError) {
+      reply({ type: 'error', message });
+    } else {
+      console.error('Export worker failed', error);
+      reply({
+        type: 'error',
+        message: `Export failed: ${message}`,
+        text: { key: 'error.failed', values: { message } },
+      });
+    }
   });
 };

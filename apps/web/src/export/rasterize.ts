@@ -12,6 +12,7 @@ import type { ImageStore } from '../canvas/images.ts';
 import type { LayerAdapter, RenderContext } from '../canvas/adapters/types.ts';
 import { fillAdapter, poseAdapter, sketchAdapter } from '../canvas/adapters/shapes.ts';
 import { textAdapter } from '../canvas/adapters/text.ts';
+import { exportText } from './i18n.ts';
 
 const ADAPTERS: Partial<Record<LayerNode['type'], LayerAdapter>> = {
   TEXT: textAdapter,
@@ -85,7 +86,7 @@ export async function rasterizePlan(
       }
       const canvas = konvaLayer.toCanvas({ x: 0, y: 0, width, height, pixelRatio: 1 });
       const context = canvas.getContext('2d');
-      if (!context) throw new ExportError('This browser cannot read pixels back from a canvas.');
+      if (!context) throw new ExportError(exportText('error.noPixelsBack'));
       const pixels = context.getImageData(0, 0, width, height);
       out.set(node.key, { width, height, data: pixels.data });
       onRaster?.(index + 1, nodes.length);

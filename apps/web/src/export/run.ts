@@ -15,11 +15,13 @@ import {
 import { api, bytesToBase64 } from '../api/index.ts';
 import { ImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
+import { exportText, reasonText, stageText } from './i18n.ts';
 import { rasterizePlan } from './rasterize.ts';
 import { planImageIds, waitForImages } from './wait.ts';
 import { transfers, type PageJob, type WorkerReply, type WorkerRequest } from './protocol.ts';
 
 export interface ExportProgress {
+  /** What is happening, in the user's language. */
   stage: string;
   done: number;
   total: number;
@@ -56,16 +58,17 @@ function runWorker(request: WorkerRequest, transfer: Transferable[], onProgress:
     worker.onmessage = (event: MessageEvent<WorkerReply>) => {
       const reply = event.data;
       if (reply.type === 'progress') {
-        onProgress({ stage: reply.stage, done: reply.done, total: reply.total });
+        onProgress({ stage: stageText(reply.stage), done: reply.done, total: reply.total });
         return;
       }
       worker.terminate();
-      if (reply.type === 'error') reject(new ExportError(reply.message));
-      else resolve(reply);
+      if (reply.type === 'error') {
+        reject(new ExportError(reply.text ? exportText(reply.text.key, reply.text.values) : reply.message));
+      } else resolve(reply);
     };
     worker.onerror = (event) => {
       worker.terminate();
-      reject(new ExportError(`The export worker stopped: ${event.message}`));
+      reject(new ExportError(exportText('error.workerStopped', { message: event.message })));
     };
     worker.postMessage(request, transfer);
   });
@@ -116,14 +119,18 @@ async function rasterizeAll(
 ): Promise<PageJob[]> {
   const doc = session.editor.doc;
   const wanted = planImageIds(doc, plans);
-  onProgress({ stage: 'Loading images', done: 0, total: 1 });
+  onProgress({ stage: exportText('stage.loadingImages'), done: 0, total: 1 });
   await waitForImages(images, wanted, (ms) =>
-    onProgress({ stage: `Loading images (${Math.round(ms / 1000)} s)`, done: 0, total: 1 }),
+    onProgress({
+      stage: exportText('stage.loadingImagesFor', { seconds: Math.round(ms / 1000) }),
+      done: 0,
+      total: 1,
+    }),
   );
   const jobs: PageJob[] = [];
   for (const [i, plan] of plans.entries()) {
     const rasters = await rasterizePlan(doc, plan, images, session.ui.state, (done, total) =>
-      onProgress({ stage: `Drawing page ${i + 1} of ${plans.length}`, done, total }),
+      onProgress({ stage: exportText('stage.drawingPage', { page: i + 1, pages: plans.length }), done, total }),
     );
     jobs.push({ plan, rasters: [...rasters], fileName: safeFileName(plan.name) });
   }
@@ -154,7 +161,11 @@ export async function exportPsd(
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const [i, pagePlan] of plans.entries()) {
     const [job] = await rasterizeAll(session, [pagePlan], images, (p) =>
-      onProgress(plans.length > 1 ? { ...p, stage: `Page ${i + 1} of ${plans.length}: ${p.stage}` } : p),
+      onProgress(
+        plans.length > 1
+          ? { ...p, stage: exportText('stage.onPage', { page: i + 1, pages: plans.length, stage: p.stage }) }
+          : p,
+      ),
     );
     const request: WorkerRequest = {
       type: 'psd',
@@ -195,16 +206,19 @@ export function isPsdFile(file: File): boolean {
   return /\.(psd|psb)$/i.test(file.name) || file.type === 'image/vnd.adobe.photoshop';
 }
 
-/** One message for a toast: how many layers came in, and every one that did not or came in changed. */
+/**
+ * One message for a toast, in the user's language: how many layers came in, and every one that did not or came
+ * in changed.
+ */
 export function describeImport(report: ImportReport): string {
-  const parts = [`${report.added} layer${report.added === 1 ? '' : 's'} imported.`];
-  if (report.skipped.length > 0) {
-    parts.push(`Not imported: ${report.skipped.map((n) => `${n.name} (${n.reason})`).join('; ')}.`);
-  }
-  if (report.changed.length > 0) {
-    parts.push(`Changed: ${report.changed.map((n) => `${n.name} (${n.reason})`).join('; ')}.`);
-  }
-  return parts.join(' ');
+  const list = (notes: readonly ImportNote[]) =>
+    notes
+      .map((n) => exportText('summary.item', { name: n.name, reason: reasonText(n) }))
+      .join(exportText('summary.separator'));
+  const parts = [exportText('dialog.imported', { count: report.added })];
+  if (report.skipped.length > 0) parts.push(exportText('summary.notImported', { list: list(report.skipped) }));
+  if (report.changed.length > 0) parts.push(exportText('summary.changed', { list: list(report.changed) }));
+  return parts.join('');
 }
 
 export interface ImportReport {
@@ -218,10 +232,10 @@ async function encodePng(r: Raster): Promise<string> {
   canvas.width = r.width;
   canvas.height = r.height;
   const context = canvas.getContext('2d');
-  if (!context) throw new ExportError('This browser cannot encode PNG images.');
+  if (!context) throw new ExportError(exportText('error.noPngEncoder'));
   context.putImageData(new ImageData(new Uint8ClampedArray(r.data), r.width, r.height), 0, 0);
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
-  if (!blob) throw new ExportError('This browser could not encode a PNG image.');
+  if (!blob) throw new ExportError(exportText('error.pngEncodeFailed'));
   return bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
 }
 
@@ -232,10 +246,10 @@ async function encodePng(r: Raster): Promise<string> {
  * Returns what was added, skipped and changed, for the dialog to list.
  */
 export async function importPsd(session: EditorSession, file: File, onProgress: ProgressFn): Promise<ImportReport> {
-  onProgress({ stage: `Reading ${file.name}`, done: 0, total: 1 });
+  onProgress({ stage: exportText('stage.reading', { file: file.name }), done: 0, total: 1 });
   const bytes = new Uint8Array(await file.arrayBuffer());
   const reply = await runWorker({ type: 'read', bytes }, [bytes.buffer], onProgress);
-  if (reply.type !== 'read') throw new ExportError('The import worker answered with something else.');
+  if (reply.type !== 'read') throw new ExportError(exportText('error.unexpectedReply'));
   const doc = session.editor.doc;
   const scale =
     session.type === 'COMIC'
@@ -245,7 +259,7 @@ export async function importPsd(session: EditorSession, file: File, onProgress: 
   const skipped = [...reply.skipped];
   const uploaded: (AddImageArgs & { visible: boolean })[] = [];
   for (const [index, layer] of reply.layers.entries()) {
-    onProgress({ stage: `Uploading ${layer.name}`, done: index, total: reply.layers.length });
+    onProgress({ stage: exportText('stage.uploading', { name: layer.name }), done: index, total: reply.layers.length });
     try {
       const { id: imageId } = await api.images.upload(await encodePng(layer.pixels), 'png');
       uploaded.push({
@@ -261,8 +275,8 @@ export async function importPsd(session: EditorSession, file: File, onProgress: 
       });
     } catch (error) {
       console.error('Import of a layer failed', error);
-      const reason = `upload failed: ${error instanceof Error ? error.message : String(error)}`;
-      skipped.push({ name: layer.name, reason });
+      const detail = error instanceof Error ? error.message : String(error);
+      skipped.push({ name: layer.name, code: 'uploadFailed', detail, reason: `upload failed: ${detail}` });
     }
   }
   let added = 0;
@@ -271,6 +285,6 @@ export async function importPsd(session: EditorSession, file: File, onProgress: 
     if (!result.ok) throw new ExportError(result.error);
     added = result.value.length;
   }
-  onProgress({ stage: 'Imported', done: 1, total: 1 });
+  onProgress({ stage: exportText('stage.imported'), done: 1, total: 1 });
   return { added, skipped, changed: reply.changed };
 }

@@ -1,5 +1,6 @@
 import { EXPORT_LOAD_POLL_MS, EXPORT_LOAD_TIMEOUT_MS } from '@koma/domain';
 import { ExportError, rastersToDraw, type DocState, type PagePlan } from '@koma/editor';
+import { exportText } from './i18n.ts';
 
 /** What waiting needs of the canvas image store. */
 export interface ImageSource {
@@ -55,5 +56,5 @@ export async function waitForImages(
   }
   if (pending.length === 0) return;
   const names = [...new Set(pending.flatMap((id) => wanted.get(id) ?? [id]))];
-  throw new ExportError(`These images did not load, so nothing was exported: ${names.join(', ')}.`);
+  throw new ExportError(exportText('error.imagesMissing', { names: names.join(', ') }));
 }

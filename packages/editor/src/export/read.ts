@@ -12,9 +12,26 @@ export interface ImportedLayer {
   pixels: Raster;
 }
 
+/** Why a layer was not imported, or came in changed; the browser words it in the user's language by this code. */
+export type ImportNoteCode =
+  | 'adjustment'
+  | 'smartObject'
+  | 'shape'
+  | 'empty'
+  | 'not8bit'
+  | 'blendMode'
+  | 'clipping'
+  | 'text'
+  | 'effects'
+  | 'uploadFailed';
+
 /** Something of the file that did not become a layer, or came in changed; shown to the user, never dropped silently. */
 export interface ImportNote {
   name: string;
+  code: ImportNoteCode;
+  /** What the reason names: the adjustment type, the blend mode, the upload error. */
+  detail?: string;
+  /** The reason in English. */
   reason: string;
 }
 
@@ -29,9 +46,21 @@ export interface PsdImport {
   changed: ImportNote[];
 }
 
-/** A file that cannot be imported at all, with a message for the user. */
+export type ImportErrorCode = 'tooShort' | 'notPsd' | 'version' | 'depth' | 'colorMode' | 'unreadable';
+
+/**
+ * A file that cannot be imported at all, with a message for the user in English, and a code and the values it
+ * names for the browser to word it in the user's language.
+ */
 export class ImportError extends Error {
   override readonly name = 'ImportError';
+  constructor(
+    message: string,
+    readonly code: ImportErrorCode,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
 }
 
 const COLOR_MODES: Record<number, string> = {
@@ -62,7 +91,8 @@ export function readPsdForImport(bytes: Uint8Array): PsdImport {
       skipLinkedFilesData: true,
     });
   } catch (error) {
-    throw new ImportError(`This PSD file could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ImportError(`This PSD file could not be read: ${message}`, 'unreadable', { message });
   }
   const result: PsdImport = { width: psd.width, height: psd.height, layers: [], skipped: [], changed: [] };
   const walk = (layers: readonly Layer[], prefix: string, hidden: boolean, opacity: number) => {
@@ -75,34 +105,43 @@ export function readPsdForImport(bytes: Uint8Array): PsdImport {
         continue;
       }
       if (layer.adjustment) {
-        result.skipped.push({ name, reason: `adjustment layer (${layer.adjustment.type}) has no pixels of its own` });
+        const detail = layer.adjustment.type;
+        result.skipped.push({
+          name,
+          code: 'adjustment',
+          detail,
+          reason: `adjustment layer (${detail}) has no pixels of its own`,
+        });
         continue;
       }
       const image = layer.imageData;
       const left = layer.left ?? 0;
       const top = layer.top ?? 0;
       if (!image || image.width === 0 || image.height === 0) {
-        const reason = layer.placedLayer
-          ? 'smart object without rasterised pixels'
-          : layer.vectorFill || layer.vectorMask
-            ? 'shape layer without rasterised pixels'
-            : 'empty layer';
-        result.skipped.push({ name, reason });
+        result.skipped.push(
+          layer.placedLayer
+            ? { name, code: 'smartObject', reason: 'smart object without rasterised pixels' }
+            : layer.vectorFill || layer.vectorMask
+              ? { name, code: 'shape', reason: 'shape layer without rasterised pixels' }
+              : { name, code: 'empty', reason: 'empty layer' },
+        );
         continue;
       }
       if (!(image.data instanceof Uint8ClampedArray || image.data instanceof Uint8Array)) {
-        result.skipped.push({ name, reason: 'pixels are not 8 bits per channel' });
+        result.skipped.push({ name, code: 'not8bit', reason: 'pixels are not 8 bits per channel' });
         continue;
       }
       const pixels: Raster = { width: image.width, height: image.height, data: new Uint8ClampedArray(image.data) };
       bakeOpacity(pixels, layerOpacity * (layer.fillOpacity ?? 1));
       if (layer.mask?.imageData && !layer.mask.disabled) applyMask(pixels, left, top, layer);
       if (layer.blendMode && layer.blendMode !== 'normal' && layer.blendMode !== 'pass through') {
-        result.changed.push({ name, reason: `blend mode “${layer.blendMode}” imported as normal` });
+        const detail = layer.blendMode;
+        result.changed.push({ name, code: 'blendMode', detail, reason: `blend mode “${detail}” imported as normal` });
       }
-      if (layer.clipping) result.changed.push({ name, reason: 'clipping mask not kept: the layer is whole' });
-      if (layer.text) result.changed.push({ name, reason: 'text imported as a picture; it is no longer editable' });
-      if (layer.effects) result.changed.push({ name, reason: 'layer effects (shadows, strokes…) not imported' });
+      const note = (code: ImportNoteCode, reason: string) => result.changed.push({ name, code, reason });
+      if (layer.clipping) note('clipping', 'clipping mask not kept: the layer is whole');
+      if (layer.text) note('text', 'text imported as a picture; it is no longer editable');
+      if (layer.effects) note('effects', 'layer effects (shadows, strokes…) not imported');
       result.layers.push({ name, left, top, visible: !layerHidden, pixels });
     }
   };
@@ -111,21 +150,28 @@ export function readPsdForImport(bytes: Uint8Array): PsdImport {
 }
 
 function checkHeader(bytes: Uint8Array): void {
-  if (bytes.length < 26) throw new ImportError('This file is too short to be a PSD.');
+  if (bytes.length < 26) throw new ImportError('This file is too short to be a PSD.', 'tooShort');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const signature = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
-  if (signature !== '8BPS') throw new ImportError('This is not a PSD or PSB file.');
+  if (signature !== '8BPS') throw new ImportError('This is not a PSD or PSB file.', 'notPsd');
   const version = view.getUint16(4);
-  if (version !== 1 && version !== 2) throw new ImportError(`PSD version ${version} is not supported.`);
+  if (version !== 1 && version !== 2) {
+    throw new ImportError(`PSD version ${version} is not supported.`, 'version', { version });
+  }
   const depth = view.getUint16(22);
   if (depth !== 8) {
-    throw new ImportError(`This document has ${depth} bits per channel; only 8-bit documents can be imported.`);
+    throw new ImportError(
+      `This document has ${depth} bits per channel; only 8-bit documents can be imported.`,
+      'depth',
+      { depth },
+    );
   }
   const mode = view.getUint16(24);
   if (mode !== 3 && mode !== 1) {
-    throw new ImportError(
-      `This document is in ${COLOR_MODES[mode] ?? `colour mode ${mode}`}; only RGB and grayscale can be imported.`,
-    );
+    const name = COLOR_MODES[mode] ?? `colour mode ${mode}`;
+    throw new ImportError(`This document is in ${name}; only RGB and grayscale can be imported.`, 'colorMode', {
+      mode: COLOR_MODES[mode] ?? mode,
+    });
   }
 }
 

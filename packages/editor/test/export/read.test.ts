@@ -33,6 +33,10 @@ describe('PSD import', () => {
       'This document has 16 bits per channel; only 8-bit documents can be imported.',
     );
     expect(() => readPsdForImport(new Uint8Array(40))).toThrow('This is not a PSD or PSB file.');
+    // The browser words the error in the user's language from its code and values.
+    expect(() => readPsdForImport(fixture('imagemagick-16bit.psd'))).toThrow(
+      expect.objectContaining({ code: 'depth', values: { depth: 16 } }),
+    );
   });
 
   it('flattens groups with a name prefix, bakes opacity, keeps visibility and lists what it cannot import', () => {
@@ -65,9 +69,16 @@ describe('PSD import', () => {
     // Group opacity × layer opacity, each stored as the byte 128 (128/255): 255 × (128/255)² = 64.25.
     expect(px(result.layers[1]!.pixels, 0, 0)).toEqual([10, 20, 30, 64]);
     expect(result.skipped).toEqual([
-      { name: 'Characters / Nothing', reason: 'empty layer' },
-      { name: 'Levels', reason: 'adjustment layer (brightness/contrast) has no pixels of its own' },
+      { name: 'Characters / Nothing', code: 'empty', reason: 'empty layer' },
+      {
+        name: 'Levels',
+        code: 'adjustment',
+        detail: 'brightness/contrast',
+        reason: 'adjustment layer (brightness/contrast) has no pixels of its own',
+      },
     ]);
-    expect(result.changed).toEqual([{ name: 'Glow', reason: 'blend mode “screen” imported as normal' }]);
+    expect(result.changed).toEqual([
+      { name: 'Glow', code: 'blendMode', detail: 'screen', reason: 'blend mode “screen” imported as normal' },
+    ]);
   });
 });

@@ -1,0 +1,202 @@
+import type { ImportErrorCode, ImportNote, ImportNoteCode } from '@koma/editor';
+import { i18n } from '../i18n/index.ts';
+
+// The export dialog's strings, merged into the app's i18next instance under `export.*`: the dialog, the progress
+// stages (the worker sends a stage key, the main thread words it), the errors of this folder and of PSD import,
+// and the reasons a PSD layer was skipped or changed.
+const en = {
+  export: {
+    dialog: {
+      open: 'Export',
+      title: 'Export and import',
+      pngPage: 'PNG, full resolution (this page)',
+      pngCanvas: 'PNG, full resolution (everything on the canvas)',
+      psdPage: 'PSD with layers (this page, 1700×2400)',
+      psd: 'PSD with layers',
+      psdPages: 'Every page: one PSD per page in a zip',
+      compression: 'Compression',
+      noCompression: '0 (none: opens everywhere)',
+      zipLevel: '{{level}} (zip)',
+      watermark: 'Free plan: exports carry a watermark.',
+      start: 'Export',
+      import: 'Import PSD…',
+      close: 'Close',
+      imported_one: '{{count}} layer imported.',
+      imported_other: '{{count}} layers imported.',
+      notImported: 'Not imported:',
+      changed: 'Imported with changes:',
+      note: '{{name}}: {{reason}}',
+    },
+    stage: {
+      starting: 'Starting',
+      loadingImages: 'Loading images',
+      loadingImagesFor: 'Loading images ({{seconds}} s)',
+      drawingPage: 'Drawing page {{page}} of {{pages}}',
+      onPage: 'Page {{page}} of {{pages}}: {{stage}}',
+      compositing: 'Compositing',
+      encodingPng: 'Encoding PNG',
+      building: 'Building {{file}}',
+      writing: 'Writing {{file}}',
+      packingZip: 'Packing the zip',
+      reading: 'Reading {{file}}',
+      uploading: 'Uploading {{name}}',
+      imported: 'Imported',
+    },
+    error: {
+      workerStopped: 'The export worker stopped: {{message}}',
+      failed: 'Export failed: {{message}}',
+      noPngEncoder: 'This browser cannot encode PNG images.',
+      pngEncodeFailed: 'This browser could not encode a PNG image.',
+      noWorkerEncoder: 'This browser cannot encode images in a worker.',
+      noPixelsBack: 'This browser cannot read pixels back from a canvas.',
+      unexpectedReply: 'The import worker answered with something else.',
+      imagesMissing: 'These images did not load, so nothing was exported: {{names}}.',
+      notPsdFile: '{{file}} is not a PSD or PSB file.',
+    },
+    importError: {
+      tooShort: 'This file is too short to be a PSD.',
+      notPsd: 'This is not a PSD or PSB file.',
+      version: 'PSD version {{version}} is not supported.',
+      depth: 'This document has {{depth}} bits per channel; only 8-bit documents can be imported.',
+      colorMode: 'This document is in colour mode {{mode}}; only RGB and grayscale can be imported.',
+      unreadable: 'This PSD file could not be read: {{message}}',
+    },
+    reason: {
+      adjustment: 'adjustment layer ({{detail}}) has no pixels of its own',
+      smartObject: 'smart object without rasterised pixels',
+      shape: 'shape layer without rasterised pixels',
+      empty: 'empty layer',
+      not8bit: 'pixels are not 8 bits per channel',
+      blendMode: 'blend mode “{{detail}}” imported as normal',
+      clipping: 'clipping mask not kept: the layer is whole',
+      text: 'text imported as a picture; it is no longer editable',
+      effects: 'layer effects (shadows, strokes…) not imported',
+      uploadFailed: 'upload failed: {{detail}}',
+    },
+    // Sentences that follow the count: English puts a space before each, Japanese does not.
+    summary: {
+      notImported: ' Not imported: {{list}}.',
+      changed: ' Changed: {{list}}.',
+      item: '{{name}} ({{reason}})',
+      separator: '; ',
+    },
+  },
+};
+
+const ja: typeof en = {
+  export: {
+    dialog: {
+      open: '書き出し',
+      title: '書き出しと読み込み',
+      pngPage: 'PNG（このページ、フル解像度）',
+      pngCanvas: 'PNG（キャンバス全体、フル解像度）',
+      psdPage: 'レイヤー付き PSD（このページ、1700×2400）',
+      psd: 'レイヤー付き PSD',
+      psdPages: '全ページ：ページごとの PSD を zip にまとめる',
+      compression: '圧縮',
+      noCompression: '0（なし：どのソフトでも開けます）',
+      zipLevel: '{{level}}（zip）',
+      watermark: '無料プラン：書き出しに透かしが入ります。',
+      start: '書き出す',
+      import: 'PSD を読み込む…',
+      close: '閉じる',
+      imported_one: '{{count}} 枚のレイヤーを読み込みました。',
+      imported_other: '{{count}} 枚のレイヤーを読み込みました。',
+      notImported: '読み込まなかったもの：',
+      changed: '変更して読み込んだもの：',
+      note: '{{name}}：{{reason}}',
+    },
+    stage: {
+      starting: '準備中',
+      loadingImages: '画像を読み込み中',
+      loadingImagesFor: '画像を読み込み中（{{seconds}} 秒）',
+      drawingPage: 'ページ {{page}}/{{pages}} を描画中',
+      onPage: 'ページ {{page}}/{{pages}}：{{stage}}',
+      compositing: '合成中',
+      encodingPng: 'PNG に変換中',
+      building: '{{file}} を組み立て中',
+      writing: '{{file}} を書き込み中',
+      packingZip: 'zip にまとめています',
+      reading: '{{file}} を読み込み中',
+      uploading: '{{name}} をアップロード中',
+      imported: '読み込み完了',
+    },
+    error: {
+      workerStopped: '書き出し用のワーカーが止まりました：{{message}}',
+      failed: '書き出しに失敗しました：{{message}}',
+      noPngEncoder: 'このブラウザーでは PNG 画像を作れません。',
+      pngEncodeFailed: 'このブラウザーで PNG 画像を作れませんでした。',
+      noWorkerEncoder: 'このブラウザーではワーカー内で画像を作れません。',
+      noPixelsBack: 'このブラウザーではキャンバスから画素を読み出せません。',
+      unexpectedReply: '読み込み用のワーカーから想定外の応答がありました。',
+      imagesMissing: '次の画像が読み込めなかったため、何も書き出していません：{{names}}。',
+      notPsdFile: '{{file}} は PSD・PSB ファイルではありません。',
+    },
+    importError: {
+      tooShort: 'このファイルは短すぎて PSD ではありません。',
+      notPsd: 'これは PSD・PSB ファイルではありません。',
+      version: 'PSD バージョン {{version}} には対応していません。',
+      depth:
+        'このドキュメントは 1 チャンネルあたり {{depth}} ビットです。読み込めるのは 8 ビットのドキュメントだけです。',
+      colorMode: 'このドキュメントのカラーモードは {{mode}} です。読み込めるのは RGB とグレースケールだけです。',
+      unreadable: 'この PSD ファイルを読み取れませんでした：{{message}}',
+    },
+    reason: {
+      adjustment: '調整レイヤー（{{detail}}）で、それ自体の画素がありません',
+      smartObject: 'ラスタライズした画素のないスマートオブジェクト',
+      shape: 'ラスタライズした画素のないシェイプレイヤー',
+      empty: '空のレイヤー',
+      not8bit: '画素が 1 チャンネルあたり 8 ビットではありません',
+      blendMode: '描画モード「{{detail}}」は「通常」として読み込みました',
+      clipping: 'クリッピングマスクは保たれず、レイヤー全体を読み込みました',
+      text: 'テキストは画像として読み込みました（編集はできません）',
+      effects: 'レイヤー効果（影・境界線など）は読み込んでいません',
+      uploadFailed: 'アップロードに失敗しました：{{detail}}',
+    },
+    summary: {
+      notImported: '読み込まなかったもの：{{list}}。',
+      changed: '変更して読み込んだもの：{{list}}。',
+      item: '{{name}}（{{reason}}）',
+      separator: '、',
+    },
+  },
+};
+
+i18n.addResourceBundle('en', 'translation', en, true, false);
+i18n.addResourceBundle('ja', 'translation', ja, true, false);
+
+export const exportStrings = { en, ja };
+
+/** The keys below `export.`, e.g. `stage.compositing`; plural keys by their base name (`dialog.imported`). */
+type Leaves<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string
+    ? `${Prefix}${K extends `${infer Base}_${'one' | 'other'}` ? Base : K}`
+    : Leaves<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+export type ExportKey = Leaves<(typeof en)['export']>;
+
+/** An export string in the current language. */
+export function exportText(key: ExportKey, values?: Record<string, string | number>): string {
+  return i18n.t(`export.${key}`, values);
+}
+
+/** A progress stage the worker reports: its key under `export.stage` and the file it is working on. */
+export interface StageText {
+  key: 'compositing' | 'encodingPng' | 'building' | 'writing' | 'packingZip';
+  file?: string;
+}
+
+export function stageText(stage: StageText): string {
+  return exportText(`stage.${stage.key}`, stage.file === undefined ? undefined : { file: stage.file });
+}
+
+/** Why a PSD layer was skipped or changed, in the current language. */
+export function reasonText(note: ImportNote): string {
+  const key: `reason.${ImportNoteCode}` = `reason.${note.code}`;
+  return exportText(key, { detail: note.detail ?? '' });
+}
+
+/** An import failure from the worker, worded from its code; the English message when it has none. */
+export function importErrorText(code: ImportErrorCode, values: Record<string, string | number>): string {
+  return exportText(`importError.${code}`, values);
+}

@@ -157,6 +157,36 @@ function buildRoot(spec: TreeSpec, nextId: () => string): Layer {
   return createGroupLayer(nextId(), children);
 }
 
+const fraction = num(0, 1);
+
+const regionalPrompt = fc.record({
+  color,
+  prompt: fc.string(),
+  negativePrompt: fc.string(),
+  rect: fc.option(fc.record({ x0: fraction, y0: fraction, x1: fraction, y1: fraction }), { nil: null }),
+});
+
+const sketchMap = fc.record({
+  brushes: fc.array(
+    fc.record({
+      color,
+      radius: num(1, 400),
+      prompt: fc.string(),
+      negativePrompt: fc.string(),
+      strokes: fc.array(
+        fc.record({
+          points: fc.array(fraction, { maxLength: 6 }).map((p) => (p.length % 2 ? p.slice(1) : p)),
+          radius: num(1, 400),
+          erase: fc.boolean(),
+        }),
+        { maxLength: 3 },
+      ),
+    }),
+    { maxLength: 3 },
+  ),
+  backgroundPrompt: fc.string(),
+});
+
 /** Valid workspace documents of both kinds, with every layer type, clips, groups and neighbour links. */
 export const arbWorkspaceData: fc.Arbitrary<WorkspaceData> = fc
   .record({
@@ -166,8 +196,10 @@ export const arbWorkspaceData: fc.Arbitrary<WorkspaceData> = fc
     rtl: fc.boolean(),
     view: fc.record({ x: num(-1e4, 1e4), y: num(-1e4, 1e4), zoom: num(0.01, 4) }),
     lastPage: fc.nat(),
+    regionalPrompts: fc.array(regionalPrompt, { maxLength: 3 }),
+    sketchMap,
   })
-  .map(({ comic, root, pages, rtl, view, lastPage }) => {
+  .map(({ comic, root, pages, rtl, view, lastPage, regionalPrompts, sketchMap }) => {
     let n = 0;
     const nextId = () => `L${n++}`;
     const data: WorkspaceData = {
@@ -189,6 +221,8 @@ export const arbWorkspaceData: fc.Arbitrary<WorkspaceData> = fc
         readingOrder: rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT',
       },
       lastPage: comic ? lastPage % pages.length : 0,
+      regionalPrompts,
+      sketchMap,
     };
     return data;
   });

@@ -47,6 +47,28 @@ describe('saved-form codec', () => {
     expect(text.type === 'TEXT' && text.data.text).toBe('Enter Text');
   });
 
+  it('gives a document saved before regional prompts and the sketch map empty ones', () => {
+    const result = decodeWorkspaceData(fixture('legacy-regional.json'));
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.regionalPrompts).toEqual([]);
+    expect(result.value.sketchMap).toEqual({ brushes: [], backgroundPrompt: '' });
+  });
+
+  it('fills the defaults of a saved region and sketch-map brush (no rect yet, radius 80)', () => {
+    const saved = {
+      ...encodeWorkspaceData(createWorkspaceData('INFINITE', () => 'root')),
+      regionalPrompts: [{ color: '#f00', prompt: 'a cat' }],
+      sketchMap: { brushes: [{ color: '#0f0', prompt: 'grass' }] },
+    };
+    const result = decodeWorkspaceData(saved);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.regionalPrompts).toEqual([{ color: '#f00', prompt: 'a cat', negativePrompt: '', rect: null }]);
+    expect(result.value.sketchMap).toEqual({
+      brushes: [{ color: '#0f0', radius: 80, prompt: 'grass', negativePrompt: '', strokes: [] }],
+      backgroundPrompt: '',
+    });
+  });
+
   it('accepts left-to-right spelled in lower case', () => {
     const raw = fixture('legacy-regional.json') as { comicConfiguration: { readingOrder: string } };
     raw.comicConfiguration.readingOrder = 'left-to-right';

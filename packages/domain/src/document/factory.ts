@@ -121,5 +121,7 @@ export function createWorkspaceData(
     pages: type === 'COMIC' ? [createComicPage(ids)] : [],
     comicConfiguration: { width: COMIC_PAGE_WIDTH, height: COMIC_PAGE_HEIGHT, readingOrder },
     lastPage: 0,
+    regionalPrompts: [],
+    sketchMap: { brushes: [], backgroundPrompt: '' },
   };
 }

@@ -13,13 +13,28 @@ import {
   SKETCH_MAP_BRUSH_RADIUS,
 } from '../constants.ts';
 
+const zFraction = z.number().min(0).max(1);
+
+/**
+ * A region's box as fractions of the generation frame (0 = left or top edge, 1 = right or bottom edge), the same
+ * convention as the regional request, so a region keeps its place whichever frame it is generated into.
+ */
+export const zRegionRect = z.object({ x0: zFraction, y0: zFraction, x1: zFraction, y1: zFraction });
+export type RegionRect = z.infer<typeof zRegionRect>;
+
 export const zRegionalPrompt = z.object({
   color: zColor,
   prompt: z.string(),
   negativePrompt: z.string().default(''),
+  /** Null until the region is drawn on the canvas. */
+  rect: zRegionRect.nullable().default(null),
 });
 export type RegionalPrompt = z.infer<typeof zRegionalPrompt>;
 
+/**
+ * A sketch-map brush. Its strokes' points are fractions of the generation frame (x of its width, y of its height);
+ * `radius` (the brush's and each stroke's) is in pixels of the generated image.
+ */
 export const zSketchMapBrush = z.object({
   color: zColor,
   radius: z.number().positive().default(SKETCH_MAP_BRUSH_RADIUS),
@@ -27,6 +42,7 @@ export const zSketchMapBrush = z.object({
   negativePrompt: z.string().default(''),
   strokes: z.array(zStroke).default([]),
 });
+export type SketchMapBrush = z.infer<typeof zSketchMapBrush>;
 export const zSketchMap = z.object({
   brushes: z.array(zSketchMapBrush).default([]),
   backgroundPrompt: z.string().default(''),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zViewTransform, DEFAULT_VIEW_TRANSFORM } from './geometry.ts';
 import { zGroupLayer } from './layer.ts';
+import { zRegionalPrompt, zSketchMap } from './settings.ts';
 import { COMIC_PAGE_HEIGHT, COMIC_PAGE_WIDTH } from '../constants.ts';
 
 export const WORKSPACE_TYPES = ['INFINITE', 'COMIC'] as const;
@@ -44,6 +45,10 @@ export const zWorkspaceData = z.object({
   }),
   /** Index into `pages` of the page shown last. */
   lastPage: z.number().int().min(0).default(0),
+  /** The regional prompts of the generation tabs, kept with the document so they are saved and undoable. */
+  regionalPrompts: z.array(zRegionalPrompt).default(() => []),
+  /** The sketch map (brushes with their strokes, background prompt), kept like the regional prompts. */
+  sketchMap: zSketchMap.default(() => ({ brushes: [], backgroundPrompt: '' })),
 });
 export type WorkspaceData = z.infer<typeof zWorkspaceData>;
 

@@ -19,3 +19,4 @@ export * from './moderation/index.ts';
 export * from './access.ts';
 export * from './engine-prompts.ts';
 export * from './outpaint.ts';
+export * from './composite/index.ts';

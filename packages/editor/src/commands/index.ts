@@ -11,3 +11,5 @@ export * from './panels.ts';
 export * from './pages.ts';
 export { getLayer, rootOf, pageBoundsFor } from './helpers.ts';
 export { panelsUnder } from './panel-helpers.ts';
+export * from './regional.ts';
+export * from './sketch-map.ts';

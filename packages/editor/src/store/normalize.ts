@@ -31,6 +31,8 @@ export function normalize(data: WorkspaceData, type: WorkspaceType): DocState {
     lastPage: data.lastPage,
     viewTransform: { ...data.viewTransform },
     layers,
+    regionalPrompts: structuredClone(data.regionalPrompts),
+    sketchMap: structuredClone(data.sketchMap),
   };
 }
 
@@ -71,5 +73,7 @@ export function denormalize(doc: DocState): WorkspaceData {
     }),
     comicConfiguration: doc.comicConfiguration,
     lastPage: doc.lastPage,
+    regionalPrompts: doc.regionalPrompts,
+    sketchMap: doc.sketchMap,
   });
 }

@@ -2,6 +2,8 @@ import type {
   ComicConfiguration,
   LayerDataByType,
   LayerType,
+  RegionalPrompt,
+  SketchMap,
   Size,
   Transform,
   ViewTransform,
@@ -44,4 +46,8 @@ export interface DocState {
   lastPage: number;
   viewTransform: ViewTransform;
   layers: Record<string, LayerNode>;
+  /** The regional prompts of the generation tabs (regions as fractions of the generation frame). */
+  regionalPrompts: RegionalPrompt[];
+  /** The sketch map of the generation tabs (stroke points as fractions of the generation frame). */
+  sketchMap: SketchMap;
 }

@@ -2,43 +2,43 @@
 // regeneration, inpaint/outpaint, variations, faces, upscale, background removal, instruction edits, pose; live
 // processing state per layer, jobs that survive a reload, and the credits/subscription dialogs.
 import {
+  DEFAULT_OUTPAINT_PADDING,
   FACE_ENHANCE_CROP_SIZE,
   FACE_FIX_STEPS,
   OUTPAINT_BLUR,
   OUTPAINT_DEFAULT_OVERLAP,
   OUTPAINT_MIN_STEPS,
   PANEL_GENERATE_KEEP_VARIATIONS,
-  SUBSCRIPTION_REQUIRED,
   UPSCALE_FACTOR,
   VARIATIONS_NUM_IMAGES,
   VARIATIONS_STRENGTH,
-  zFaceDetection,
+  extendsSomething,
+  normalizeOutpaintPadding,
+  outpaintedTransform,
   type EditModelId,
-  type FaceDetection,
   type GenerationParams,
+  type OutpaintPadding,
   type RequestKind,
 } from '@koma/domain';
 import {
   addImage,
-  addVariations,
   changeVariation,
   cycledIndex,
   dropVariation,
   hitLayer,
   pairPose,
   removeLayers,
-  setFaces,
-  swapVariationImage,
   type LayerNode,
 } from '@koma/editor';
 import { isApiError } from '../api/ApiError.ts';
 import { api } from '../api/endpoints.ts';
-import type { FetchLike } from '../api/http.ts';
+import { createHttpClient, type FetchLike } from '../api/http.ts';
 import { loadImageById } from '../api/imageLoader.ts';
 import type { Plan } from '../api/types.ts';
 import type { EditorSession, GenerationActions } from '../editor/session.ts';
 import { i18n } from '../i18n/index.ts';
-import { placeEstimatedPose } from './pose.ts';
+import { applyOutput, reportFailure } from './outcome.ts';
+import { videoRequest, type VideoChoice } from './video.ts';
 import { renderPose, renderSketch } from './control-images.ts';
 import { gridSize, maskBounds, renderMask } from './mask.ts';
 import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
@@ -48,14 +48,17 @@ import {
   cancelJob,
   connectionLost,
   forgetJob,
-  imagesOf,
+  jobTag,
+  parseJobTag,
+  planReattach,
   rememberJob,
   storedJobs,
   type JobOp,
-  type StoredJob,
+  type ServerJob,
 } from './jobs.ts';
 
 export type { JobOp } from './jobs.ts';
+export type { VideoChoice } from './video.ts';
 import { JobFailedError, attachJob, submitJob, type StreamOptions } from './stream.ts';
 
 /** What the controller needs from the signed-in account. */
@@ -67,12 +70,6 @@ export interface AccountPort {
 export type PlanDialog = 'credits' | 'subscription' | null;
 /** Why the subscription dialog opened: a subscriber-only model, or a free account out of credits. */
 export type PlanDialogReason = 'subscription_required' | 'not_enough_credits';
-
-const OUTPAINT_PADDING = 128;
-const FACE_FAILURES: Readonly<Record<string, string>> = {
-  'No faces detected': 'generation.faces.none',
-  'Face not detected': 'generation.faces.missing',
-};
 
 const registry = new WeakMap<EditorSession, GenerationController>();
 
@@ -87,6 +84,10 @@ export class GenerationController implements GenerationActions {
   private reasonValue: PlanDialogReason = 'not_enough_credits';
   private readonly dialogListeners = new Set<() => void>();
   private readonly aborts = new Map<string, AbortController>();
+  /** The job followed for each layer (to cancel it, and so a job is never followed twice). */
+  private readonly jobsByLayer = new Map<string, string>();
+  /** Counts starts: a re-attach begun before a restart of the controller leaves the jobs to the newer one. */
+  private epoch = 0;
   private readonly fetch: FetchLike | undefined;
   private disposed = false;
   /** Set when the page goes away: streams cut by the unload are not failures. */
@@ -423,36 +424,29 @@ export class GenerationController implements GenerationActions {
     await this.intoPlaceholder(node, node.transform, '/api/diffusion/inpaint', payload, params);
   }
 
-  /** Outpaint: the image grown by 128 px on every side (at least 30 steps, strength 1, overlap 0.05, blur 20). */
-  async outpaint(layerId: string): Promise<void> {
+  /**
+   * Outpaint: the image grown by the chosen pixels on each side (128 unless chosen; at least 30 steps, strength 1,
+   * overlap 0.05, blur 20). Nothing is sent when no side grows.
+   */
+  async outpaint(layerId: string, sides: Partial<OutpaintPadding> = DEFAULT_OUTPAINT_PADDING): Promise<void> {
     const node = this.imageLayer(layerId);
     const image = this.currentImage(layerId);
-    if (!node || !image || this.busy(layerId)) return;
+    const padding = normalizeOutpaintPadding(sides);
+    if (!node || !image || this.busy(layerId) || !extendsSomething(padding)) return;
     const d = this.settings.state.diffusion;
-    const pad = OUTPAINT_PADDING;
     const payload = {
       image,
       model: d.model,
       prompt: node.data.params?.prompt || fullPrompt(this.settings.state),
       negative_prompt: d.negativePrompt,
-      left: pad,
-      top: pad,
-      right: pad,
-      bottom: pad,
+      ...padding,
       overlap: OUTPAINT_DEFAULT_OVERLAP,
       blur: OUTPAINT_BLUR,
       steps: Math.max(OUTPAINT_MIN_STEPS, Math.min(30, d.steps)),
       seed: d.seed,
       loras: d.loras,
     };
-    const sx = node.transform.size.width / node.originalSize.width;
-    const sy = node.transform.size.height / node.originalSize.height;
-    const t = node.transform;
-    const transform = {
-      x: t.x - pad * sx,
-      y: t.y - pad * sy,
-      size: { width: t.size.width + 2 * pad * sx, height: t.size.height + 2 * pad * sy },
-    };
+    const transform = outpaintedTransform(node.transform, node.originalSize, padding);
     const params = paramsOf(d, payload.prompt, 'inpaint', { strength: 1, srcLayerId: node.id, numImages: 1 });
     await this.intoPlaceholder(node, transform, '/api/diffusion/outpaint', payload, params);
   }
@@ -573,6 +567,29 @@ export class GenerationController implements GenerationActions {
     const payload = this.editPayload(layerId, prompt, model);
     if (!payload || prompt.trim() === '' || this.busy(layerId)) return;
     await this.runAndApply('/api/edit', payload, estimateMs(1), { op: 'variations', layerId });
+  }
+
+  // ---- image to video --------------------------------------------------------------------------------------
+
+  /** The image-to-video request for the layer's shown image (end frame: another layer's shown image); null without. */
+  videoPayload(layerId: string, choice: VideoChoice): Record<string, unknown> | null {
+    const image = this.currentImage(layerId);
+    const end = choice.endLayerId ? this.currentImage(choice.endLayerId) : undefined;
+    return image ? videoRequest(image, end, choice, this.settings.state.diffusion.seed) : null;
+  }
+
+  /** Turns the shown image into a clip kept on the layer (POST /api/video). */
+  async imageToVideo(layerId: string, choice: VideoChoice): Promise<void> {
+    const payload = this.videoPayload(layerId, choice);
+    if (!payload || this.busy(layerId)) return;
+    const job: JobOp = {
+      op: 'video',
+      layerId,
+      model: String(payload.model),
+      duration: Number(payload.duration),
+      imageId: String(payload.image),
+    };
+    await this.runAndApply('/api/video', payload, estimateMs() * 3, job);
   }
 
   // ---- faces -----------------------------------------------------------------------------------------------
@@ -718,12 +735,22 @@ export class GenerationController implements GenerationActions {
     };
   }
 
-  /** Submits a job for a layer, shows its progress, applies the output or undoes what it added. */
-  private async runAndApply(path: string, payload: unknown, estimate: number, job: JobOp): Promise<void> {
+  /**
+   * Submits a job for a layer, shows its progress, applies the output or undoes what it added. The job carries a
+   * tag naming the document and what to do with its output, so a reload (or another browser) can re-attach.
+   */
+  private async runAndApply(
+    path: string,
+    payload: Record<string, unknown>,
+    estimate: number,
+    job: JobOp,
+  ): Promise<void> {
     let jobId: string | undefined;
+    const workspaceId = this.session.workspaceId;
     const options = this.streamOptions(job.layerId, estimate, (id) => {
       jobId = id;
-      this.remember({ jobId: id, workspaceId: this.session.workspaceId, job, estimate });
+      this.jobsByLayer.set(job.layerId, id);
+      this.remember(id);
     });
     options.tracker.begin();
     const version = this.session.editor.version;
@@ -731,7 +758,7 @@ export class GenerationController implements GenerationActions {
     try {
       let output: unknown;
       try {
-        output = await submitJob(path, payload, options);
+        output = await submitJob(path, { ...payload, client: jobTag(workspaceId, job, estimate) }, options);
       } catch (error) {
         // A dropped connection is not a failed job: follow it again by id, once.
         if (jobId && !this.leaving && connectionLost(error)) output = await attachJob(jobId, options);
@@ -744,116 +771,50 @@ export class GenerationController implements GenerationActions {
       if (!keep) this.failed(job, error, version);
     } finally {
       if (jobId && !keep) this.forget(jobId);
+      if (jobId && this.jobsByLayer.get(job.layerId) === jobId) this.jobsByLayer.delete(job.layerId);
       if (this.aborts.get(job.layerId)?.signal === options.signal) this.aborts.delete(job.layerId);
       if (!this.disposed) this.session.ui.setProcessing(job.layerId, null);
     }
   }
 
   private apply(job: JobOp, output: unknown): void {
-    const editor = this.session.editor;
-    if (!editor.doc.layers[job.layerId]) return; // the layer was removed meanwhile
-    switch (job.op) {
-      case 'generate':
-      case 'variations': {
-        const images = imagesOf(output);
-        if (images.length === 0) throw new Error('The job returned no images');
-        const params = 'params' in job && job.params ? { ...job.params } : undefined;
-        if (params && job.op === 'generate' && params.seed === -1 && typeof images[0]?.seed === 'number') {
-          params.seed = images[0].seed; // keep the seed actually used, so regeneration stays reproducible
-        }
-        editor.execute(addVariations, {
-          id: job.layerId,
-          imageIds: images.map((i) => i.id),
-          ...(params ? { params } : {}),
-          ...(job.op === 'generate' && job.keepLast ? { keepLast: job.keepLast } : {}),
-        });
-        return;
-      }
-      case 'upscale': {
-        const id = (output as { id?: unknown } | null)?.id;
-        if (typeof id !== 'string') throw new Error('The upscale returned no image');
-        editor.execute(addVariations, { id: job.layerId, imageIds: [id] });
-        return;
-      }
-      case 'background': {
-        const id = (output as { id?: unknown } | null)?.id;
-        if (typeof id !== 'string') throw new Error('The background removal returned no image');
-        editor.execute(swapVariationImage, { id: job.layerId, imageId: id });
-        return;
-      }
-      case 'faces': {
-        const raw = (output as { bboxes?: unknown } | null)?.bboxes;
-        const faces: FaceDetection[] = Array.isArray(raw)
-          ? raw.flatMap((b) => {
-              const parsed = zFaceDetection.safeParse(b);
-              return parsed.success ? [parsed.data] : [];
-            })
-          : [];
-        editor.execute(setFaces, { id: job.layerId, variationId: job.variationId, faces });
-        this.session.ui.notify(i18n.t('generation.faces.detected', { count: faces.length }));
-        return;
-      }
-      case 'pose':
-        placeEstimatedPose(this.session, this.imageLayer(job.layerId), output);
-        return;
-    }
+    applyOutput(this.session, job, output);
   }
 
   private failed(job: JobOp, error: unknown, versionAfterAdd: number): void {
     const editor = this.session.editor;
-    // A failed generation undoes the layer it added; a failed inpaint or outpaint removes its placeholder.
+    // A failed generation undoes the layer it added; a failed inpaint or outpaint removes its placeholder. The
+    // undone step is forgotten: redo must not bring back a layer that will never get its image.
     if ((job.op === 'generate' && job.created) || (job.op === 'variations' && job.placeholder)) {
       if (editor.doc.layers[job.layerId]) {
-        if (editor.version === versionAfterAdd && editor.undoName === 'Add image') editor.undo();
+        if (editor.version === versionAfterAdd && editor.undoName === 'Add image') editor.undoAndForget();
         else editor.execute(removeLayers, { ids: [job.layerId] });
       }
     }
-    if (job.op === 'faces') {
-      this.session.ui.notify(i18n.t('generation.faces.failed'), 'error');
-      return;
-    }
-    if (isApiError(error)) {
-      if (error.code === 'not_enough_credits') {
-        this.setDialog(this.account.plan() === 'subscriber' ? 'credits' : 'subscription');
-        return;
-      }
-      if (error.code === SUBSCRIPTION_REQUIRED) {
-        this.setDialog('subscription', 'subscription_required');
-        return;
-      }
-      console.error(`Unknown error code: ${error.code}`, error);
-      this.session.ui.notify(error.message || i18n.t('common.failed_to_perform_image_operation'), 'error');
-      return;
-    }
-    if (error instanceof JobFailedError) {
-      if (error.code === 'cancelled') return; // the user asked for it
-      console.error('Job failed:', error.detail);
-      // The face rules of the server keep their own words (editor.md §5).
-      const face = FACE_FAILURES[error.detail];
-      if (error.code === 'validation' && face) {
-        this.session.ui.notify(i18n.t(face), 'error');
-        return;
-      }
-    } else console.error('Image operation failed', error);
-    this.session.ui.notify(i18n.t('common.failed_to_perform_image_operation'), 'error');
+    reportFailure(this.session, job, error, (dialog, reason) =>
+      this.setDialog(
+        dialog === 'plan' ? (this.account.plan() === 'subscriber' ? 'credits' : 'subscription') : dialog,
+        reason,
+      ),
+    );
   }
 
   /** Cancels the job running for a layer (refunded by the server); its stream then ends as cancelled. */
   async cancel(layerId: string): Promise<void> {
-    const entry = storedJobs().find((j) => j.workspaceId === this.session.workspaceId && j.job.layerId === layerId);
-    if (entry) await cancelJob(entry.jobId, this.fetch);
+    const jobId = this.jobsByLayer.get(layerId);
+    if (jobId) await cancelJob(jobId, this.fetch);
   }
 
   /** True when a job of this workspace runs for the layer (so it can be cancelled). */
   hasJob(layerId: string): boolean {
-    return storedJobs().some((j) => j.workspaceId === this.session.workspaceId && j.job.layerId === layerId);
+    return this.jobsByLayer.has(layerId);
   }
 
   // ---- surviving a reload ----------------------------------------------------------------------------------
 
-  private remember(entry: StoredJob): void {
-    rememberJob(entry);
-    // Save now so a reload finds the layer the job belongs to.
+  private remember(jobId: string): void {
+    rememberJob({ jobId, workspaceId: this.session.workspaceId });
+    // Save now so a reload (or another browser) finds the layer the job belongs to.
     void this.session.autosave.saveNow();
   }
 
@@ -861,36 +822,94 @@ export class GenerationController implements GenerationActions {
     forgetJob(jobId);
   }
 
-  /** After a reload: follows every job this workspace left running, and applies what finished meanwhile. */
+  /**
+   * After a (re)load: follows every active job the server lists for this document (sent from any browser), and
+   * lands the jobs this browser remembers that finished while the page was away.
+   */
   async reattach(): Promise<void> {
-    const mine = storedJobs().filter((j) => j.workspaceId === this.session.workspaceId);
-    await Promise.all(
-      mine.map(async (entry) => {
-        if (!this.session.editor.doc.layers[entry.job.layerId]) {
-          this.forget(entry.jobId);
+    const epoch = this.epoch;
+    const http = createHttpClient(this.fetch ? { fetch: this.fetch } : {});
+    let active: ServerJob[];
+    try {
+      active = (await http.request<{ jobs: ServerJob[] }>('GET', '/api/jobs?status=active')).jobs;
+    } catch (error) {
+      console.error('Could not list the running jobs', error);
+      return;
+    }
+    if (this.disposed || epoch !== this.epoch) return;
+    const plan = planReattach(this.session.workspaceId, active, storedJobs());
+    await Promise.all([
+      ...plan.follow.map(({ jobId, tag }) => this.follow(jobId, tag.job, tag.estimate)),
+      ...plan.lookUp.map(async (jobId) => {
+        let job: ServerJob;
+        try {
+          job = await http.request<ServerJob>('GET', `/api/jobs/${encodeURIComponent(jobId)}`);
+        } catch (error) {
+          // Gone (404: another account, or deleted): nothing to land. Otherwise try again on the next visit.
+          if (isApiError(error) && error.status === 404) this.forget(jobId);
+          else console.error('Could not look up a job', error);
           return;
         }
-        const options = this.streamOptions(entry.job.layerId, entry.estimate, () => undefined);
-        options.tracker.begin();
-        const version = this.session.editor.version;
-        let keep = false;
-        try {
-          this.apply(entry.job, await attachJob(entry.jobId, options));
-        } catch (error) {
-          keep = options.signal?.aborted === true || this.leaving || connectionLost(error);
-          // A job the server no longer knows (404) is dropped quietly; a real failure is reported.
-          if (!keep && !(isApiError(error) && error.status === 404)) this.failed(entry.job, error, version - 1);
-        } finally {
-          if (!keep) this.forget(entry.jobId);
-          if (!this.disposed) this.session.ui.setProcessing(entry.job.layerId, null);
+        if (this.disposed || epoch !== this.epoch) return;
+        const tag = parseJobTag(job.client) ?? parseJobTag({ ...storedJobs().find((j) => j.jobId === jobId) });
+        if (!tag || tag.workspaceId !== this.session.workspaceId) {
+          this.forget(jobId);
+          return;
         }
+        if (job.status === 'IN_QUEUE' || job.status === 'IN_PROGRESS') {
+          await this.follow(jobId, tag.job, tag.estimate); // it started again (a server restart) since the list
+          return;
+        }
+        this.land(jobId, tag.job, job);
       }),
-    );
+    ]);
+  }
+
+  /** Follows a job that is already running for a layer of this document, then applies or reports its end. */
+  private async follow(jobId: string, job: JobOp, estimate: number): Promise<void> {
+    if (this.jobsByLayer.get(job.layerId) === jobId) return; // already followed
+    if (!this.session.editor.doc.layers[job.layerId]) {
+      this.forget(jobId); // its layer was removed
+      return;
+    }
+    rememberJob({ jobId, workspaceId: this.session.workspaceId });
+    this.jobsByLayer.set(job.layerId, jobId);
+    const options = this.streamOptions(job.layerId, estimate, () => undefined);
+    options.tracker.begin();
+    let keep = false;
+    try {
+      this.apply(job, await attachJob(jobId, options));
+    } catch (error) {
+      keep = options.signal?.aborted === true || this.leaving || connectionLost(error);
+      // A job the server no longer knows (404) is dropped quietly; a real failure is reported.
+      if (!keep && !(isApiError(error) && error.status === 404)) this.failed(job, error, -1);
+    } finally {
+      if (!keep) this.forget(jobId);
+      if (this.jobsByLayer.get(job.layerId) === jobId) this.jobsByLayer.delete(job.layerId);
+      if (this.aborts.get(job.layerId)?.signal === options.signal) this.aborts.delete(job.layerId);
+      if (!this.disposed) this.session.ui.setProcessing(job.layerId, null);
+    }
+  }
+
+  /** A job that ended while the page was away: its output lands, or its failure removes the placeholder. */
+  private land(jobId: string, job: JobOp, result: ServerJob): void {
+    this.forget(jobId);
+    if (!this.session.editor.doc.layers[job.layerId]) return;
+    try {
+      if (result.status === 'COMPLETED') {
+        this.apply(job, result.output);
+        return;
+      }
+      throw new JobFailedError(result.error ?? 'The job failed', result.code, jobId);
+    } catch (error) {
+      this.failed(job, error, -1);
+    }
   }
 
   /** (Re)starts the controller with its editor: registers it and re-attaches to jobs left running. */
   start(): void {
     this.disposed = false;
+    this.epoch++;
     this.leaving = false;
     window.addEventListener('pagehide', this.onPageHide);
     this.unwatch?.();

@@ -19,7 +19,9 @@ import sharp from 'sharp';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 
-type Backend = 'sqlite' | 'postgres';
+/** `postgres` connects over TCP on loopback; `pg-socket` over PostgreSQL's Unix socket, as a server on the same host would. */
+type Backend = 'sqlite' | 'postgres' | 'pg-socket';
+const BACKENDS: readonly Backend[] = ['sqlite', 'postgres', 'pg-socket'];
 
 interface Ready {
   appPort: number;
@@ -50,6 +52,8 @@ type Autocannon = (options: {
 
 const require = createRequire(import.meta.url);
 const pgAdminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const pgSocketDir = process.env.TEST_PG_SOCKET_DIR ?? '/var/run/postgresql';
+const hasPgSocket = fs.existsSync(path.join(pgSocketDir, '.s.PGSQL.5432'));
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
@@ -71,7 +75,7 @@ async function runServer(backend: Backend): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `koma-bench-${backend}-`));
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
-  if (backend === 'postgres') {
+  if (backend !== 'sqlite') {
     dbName = `koma_bench_${randomBytes(5).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgAdminUrl });
     await admin.connect();
@@ -79,6 +83,10 @@ async function runServer(backend: Backend): Promise<void> {
     await admin.end();
     const url = new URL(pgAdminUrl);
     url.pathname = `/${dbName}`;
+    if (backend === 'pg-socket') {
+      url.host = 'localhost';
+      url.searchParams.set('host', pgSocketDir);
+    }
     databaseUrl = url.toString();
   }
   const config = { ...loadConfig({ DATA_DIR: dataDir, SIGNIN_RATE_LIMIT: '1000' }), databaseUrl };
@@ -321,7 +329,7 @@ async function main(): Promise<void> {
   const autocannon = require('autocannon') as Autocannon;
   const backends: Backend[] = process.env.BENCH_BACKENDS
     ? (process.env.BENCH_BACKENDS.split(',') as Backend[])
-    : ['sqlite', 'postgres'];
+    : BACKENDS.filter((backend) => backend !== 'pg-socket' || hasPgSocket);
   const rows: Row[] = [];
   for (const backend of backends) rows.push(...(await benchBackend(autocannon, backend)));
 
@@ -378,7 +386,7 @@ async function main(): Promise<void> {
 }
 
 if (process.env.KOMA_BENCH_ROLE === 'server') {
-  await runServer(process.env.KOMA_BENCH_BACKEND === 'postgres' ? 'postgres' : 'sqlite');
+  await runServer(BACKENDS.find((backend) => backend === process.env.KOMA_BENCH_BACKEND) ?? 'sqlite');
 } else {
   await main();
 }

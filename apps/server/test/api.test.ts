@@ -106,6 +106,23 @@ describe.each(backends)('API on %s', (backendName) => {
       }
     });
 
+    it('reads a workspace only with a live session of its owner (session and head checked in one query)', async () => {
+      const owner = client();
+      await owner.signUp('reader@example.com');
+      const { id } = (await owner.post('/api/workspace', { name: 'Mine', data: comicData() })).json() as { id: string };
+      expect((await owner.get(`/api/workspace/${id}`)).statusCode).toBe(200);
+      expect((await client().get(`/api/workspace/${id}`)).statusCode).toBe(401);
+      const other = client();
+      await other.signUp('other-reader@example.com');
+      expect((await other.get(`/api/workspace/${id}`)).json()).toMatchObject({ error: 'not_found' });
+      expect((await other.get('/api/workspace/..%2F..%2Fetc')).statusCode).toBe(400);
+      const oldCookie = owner.cookie!;
+      await owner.post('/api/auth/signout');
+      const after = await app.inject({ method: 'GET', url: `/api/workspace/${id}`, headers: { cookie: oldCookie } });
+      expect(after.statusCode).toBe(401);
+      expect(after.json()).toMatchObject({ error: 'unauthorized' });
+    });
+
     it('refuses a state-changing request from another origin and changes nothing', async () => {
       const c = client();
       await c.signUp('origin@example.com');

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations.ts';
@@ -32,7 +40,9 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     dialect = 'postgres';
     db = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) }),
+      dialect: new PostgresDialect({
+        pool: withPreparedStatements(new pg.Pool({ connectionString: options.databaseUrl, max: 10 })),
+      }),
     });
   } else {
     dialect = 'sqlite';
@@ -82,5 +92,44 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       }
       return statement;
     },
+  };
+}
+
+/**
+ * The PostgreSQL counterpart: Kysely sends every query unnamed, so the server parses and plans it each
+ * time, which on the hottest paths (session lookup, revision check) costs more than running it. Naming a
+ * fixed data statement makes pg parse it once per connection and afterwards only bind and execute it.
+ * Names come from a bounded table of texts, so IN lists of every length cannot grow it without end;
+ * texts beyond it run unnamed as before.
+ */
+function withPreparedStatements(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < 500 && /^(select|insert|update|delete|with)\b/.test(text)) {
+      name = `k${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrapped.get(client);
+      if (!wrapper) {
+        wrapper = {
+          query: ((textOrCursor: unknown, values?: unknown[]) => {
+            if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
+            const name = nameOf(textOrCursor);
+            return client.query(name ? { name, text: textOrCursor, values } : { text: textOrCursor, values });
+          }) as unknown as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        wrapped.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
   };
 }

@@ -11,6 +11,10 @@ declare module 'fastify' {
     /** The signed-in user, or null; set for every /api request before its handler runs. */
     user: PublicUser | null;
   }
+  interface FastifyContextConfig {
+    /** The handler resolves `request.user` itself (in a query it needs anyway), so the hook skips it. */
+    resolvesOwnSession?: boolean;
+  }
 }
 
 /** The signed-in user of a request; throws 401 unauthorized when there is none. Routes call this first. */
@@ -36,6 +40,7 @@ export function installAuth(app: FastifyInstance, accounts: Accounts, allowedOri
         throw new HttpError(403, 'forbidden_origin', `Origin ${origin} may not change data here.`);
       }
     }
+    if (request.routeOptions.config.resolvesOwnSession) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.user = await accounts.userForToken(token);
   });

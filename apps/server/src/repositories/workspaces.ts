@@ -48,6 +48,32 @@ const ownedWorkspace = precompiled((db: Database, id: string, userId: string) =>
   db.selectFrom('workspaces').selectAll().where('id', '=', id).where('user_id', '=', userId),
 );
 
+const sessionAndWorkspace = precompiled((db: Database, id: string, tokenHash: string, nowIso: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('workspaces', (join) =>
+      join.onRef('workspaces.user_id', '=', 'sessions.user_id').on('workspaces.id', '=', id),
+    )
+    .selectAll('users')
+    .select([
+      'workspaces.name as workspace_name',
+      'workspaces.type as workspace_type',
+      'workspaces.revision as workspace_revision',
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', nowIso),
+);
+
+/**
+ * The user of an unexpired session together with the head of one of their workspaces, in one round
+ * trip: the editor's document read is the hottest call, and on PostgreSQL a second query costs more
+ * than the work of the request itself. No row: no session; null workspace fields: not theirs (or gone).
+ */
+export async function findSessionUserAndMeta(db: Database, tokenHash: string, nowIso: string, id: string) {
+  return (await sessionAndWorkspace(db, id, tokenHash, nowIso))[0];
+}
+
 /** The workspace row of an owned workspace; `lock` takes a row lock (PostgreSQL). */
 export async function findMeta(db: Database, userId: string, id: string, lock = false) {
   if (!lock) return (await ownedWorkspace(db, id, userId))[0];

@@ -1,7 +1,8 @@
 import { WORKSPACE_TYPES } from '@koma/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../http/auth.ts';
+import { requireUser, SESSION_COOKIE } from '../http/auth.ts';
+import { unauthorized } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zod-provider.ts';
 import { zId, zPagination } from './schemas.ts';
 
@@ -77,6 +78,8 @@ export function workspaceRoutes(app: FastifyInstance): void {
   api.get(
     '/api/workspace/:id',
     {
+      // The handler checks the session itself, in the same query that reads the workspace head.
+      config: { resolvesOwnSession: true },
       schema: {
         params: zParams,
         response: {
@@ -85,7 +88,11 @@ export function workspaceRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const workspace = await workspaces.get(requireUser(request).id, request.params.id);
+      const token = request.cookies[SESSION_COOKIE];
+      const found = token ? await workspaces.getForSession(token, request.params.id) : null;
+      if (!found) throw unauthorized();
+      request.user = found.user;
+      const { workspace } = found;
       const head = `{"name":${JSON.stringify(workspace.name)},"type":${JSON.stringify(workspace.type)},"revision":${workspace.revision},"data":`;
       const body = replyBody(head, workspace.data);
       // Fastify sends a Buffer as-is; the schema above still documents the shape.

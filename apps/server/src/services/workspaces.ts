@@ -8,7 +8,9 @@ import {
 import type { Database, DatabaseDialect } from '../db/database.ts';
 import { HttpError, notFound, revisionConflict } from '../http/errors.ts';
 import { isId, newId } from '../ids.ts';
+import { toPublicUser, type PublicUser } from '../repositories/users.ts';
 import * as repo from '../repositories/workspaces.ts';
+import { hashToken } from './accounts.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { decodeBase64, type ImageStore } from './image-store.ts';
 
@@ -90,6 +92,14 @@ function thumbnailUrls(type: WorkspaceType, data: WorkspaceData, map: Record<str
 }
 
 /** Workspaces: the rules of saving (validation, revisions, thumbnails, ownership). */
+/** A workspace as the editor reads it: the stored document bytes and its head. */
+export interface WorkspaceRead {
+  name: string;
+  type: WorkspaceType;
+  revision: number;
+  data: Buffer;
+}
+
 export class Workspaces {
   constructor(
     private readonly db: Database,
@@ -153,12 +163,33 @@ export class Workspaces {
   }
 
   /** The current document as its stored JSON bytes, with name, type and revision; 404 when not the user's. */
-  async get(
-    userId: string,
-    id: string,
-  ): Promise<{ name: string; type: WorkspaceType; revision: number; data: Buffer }> {
+  async get(userId: string, id: string): Promise<WorkspaceRead> {
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
     if (!meta) throw notFound('Workspace');
+    return this.readRevision(id, meta);
+  }
+
+  /**
+   * `get` for the holder of a session token, checking the session and reading the workspace head in one
+   * query. Null when the token is unknown or expired (the caller answers 401); 404 when not theirs.
+   */
+  async getForSession(token: string, id: string): Promise<{ user: PublicUser; workspace: WorkspaceRead } | null> {
+    // The route's schema has already refused ids that are not ours in shape; this guards other callers.
+    if (!isId(id)) throw notFound('Workspace');
+    const row = await repo.findSessionUserAndMeta(this.db, hashToken(token), this.now().toISOString(), id);
+    if (!row) return null;
+    const user = toPublicUser(row);
+    if (row.workspace_name === null || row.workspace_type === null || row.workspace_revision === null) {
+      throw notFound('Workspace');
+    }
+    const meta = { name: row.workspace_name, type: row.workspace_type, revision: row.workspace_revision };
+    return { user, workspace: await this.readRevision(id, meta) };
+  }
+
+  private async readRevision(
+    id: string,
+    meta: { name: string; type: WorkspaceType; revision: number | string },
+  ): Promise<WorkspaceRead> {
     const revision = Number(meta.revision);
     let data = this.cache.get(id, revision);
     if (!data) {

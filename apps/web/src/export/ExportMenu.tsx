@@ -77,11 +77,23 @@ export function ExportMenu({ session }: { session: EditorSession }) {
           <fieldset disabled={busy} className="export-dialog">
             <legend>{t('export.dialog.open')}</legend>
             <label>
-              <input type="radio" name="export-format" checked={format === 'png'} onChange={() => setFormat('png')} />
+              <input
+                type="radio"
+                name="export-format"
+                data-testid="export-format-png"
+                checked={format === 'png'}
+                onChange={() => setFormat('png')}
+              />
               {t(comic ? 'export.dialog.pngPage' : 'export.dialog.pngCanvas')}
             </label>
             <label>
-              <input type="radio" name="export-format" checked={format === 'psd'} onChange={() => setFormat('psd')} />
+              <input
+                type="radio"
+                name="export-format"
+                data-testid="export-format-psd"
+                checked={format === 'psd'}
+                onChange={() => setFormat('psd')}
+              />
               {t(comic ? 'export.dialog.psdPage' : 'export.dialog.psd')}
             </label>
             {comic && session.editor.doc.pages.length > 1 && (
@@ -89,6 +101,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 <input
                   type="radio"
                   name="export-format"
+                  data-testid="export-format-psdPages"
                   checked={format === 'psdPages'}
                   onChange={() => setFormat('psdPages')}
                 />
@@ -129,7 +142,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
               >
                 {t('export.dialog.import')}
               </button>
-              <button type="button" className="button" onClick={() => setOpen(false)}>
+              <button type="button" className="button" data-testid="export-close" onClick={() => setOpen(false)}>
                 {t('export.dialog.close')}
               </button>
             </div>

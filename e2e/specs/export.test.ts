@@ -1,0 +1,438 @@
+// Export and import against the real server: a comic page with panels, a clipped and adjusted image, a speech bubble
+// and a hidden image becomes a PNG (watermarked for the free plan only) and a layered PSD that ag-psd and
+// ImageMagick read; PSD files made by ImageMagick and by ag-psd come back in as layers with a report of what
+// changed; a whole comic goes out as a zip of PSDs behind a progress bar, in Japanese.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readPsd, writePsdUint8Array, type Layer as PsdLayer } from 'ag-psd';
+import { unzipSync } from 'fflate';
+import sharp from 'sharp';
+import { createRaster, ensurePsdPixels, watermarkRaster } from '@koma/editor';
+import { launchBrowser, openPage, screenshot, type PageProblems } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { REPO_ROOT } from '../support/paths.ts';
+import { setPlan } from '../support/seed.ts';
+
+let server: RunningServer;
+let browser: Browser;
+const tmp = mkdtempSync(path.join(tmpdir(), 'koma-export-e2e-'));
+/** For what goes through the worker and the server (import, upload, export), on a shared and busy machine. */
+const SLOW = { timeout: 30_000 };
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Layer {
+  id: string;
+  type: string;
+  name: string;
+  visible: boolean;
+  clipTarget: string | null;
+  transform: { x: number; y: number; size: { width: number; height: number } };
+  data: any;
+}
+
+/** The open page's layers in drawing order (read through the debug hook the editor screen sets). */
+async function layers(page: Page): Promise<Layer[]> {
+  return page.evaluate(() => {
+    const s = (window as any).__koma;
+    const doc = s.editor.doc;
+    return doc.layers[s.activeRoot()].children.map((id: string) => ({ id, ...doc.layers[id] }));
+  });
+}
+
+async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const view = await page.evaluate(() => (window as any).__koma.view());
+  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
+}
+
+/** The colour the canvas shows at a canvas point (its content layer, read back). */
+async function canvasPixel(page: Page, at: { x: number; y: number }): Promise<number[]> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const p = await toScreen(page, at.x, at.y);
+  return page.evaluate(
+    ([px, py]) => {
+      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
+      const ratio = canvas.width / canvas.clientWidth;
+      return [...canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data];
+    },
+    [p.x - box.x, p.y - box.y],
+  );
+}
+
+/** Drops files made in the page (a PNG of one colour, or bytes given here) onto the canvas at a canvas point. */
+async function drop(
+  page: Page,
+  at: { x: number; y: number },
+  file: { name: string; color?: string; bytes?: Uint8Array },
+): Promise<void> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const p = await toScreen(page, at.x, at.y);
+  await page.evaluate(
+    async ([cx, cy, name, color, bytes]) => {
+      let blob: Blob;
+      if (bytes) blob = new Blob([new Uint8Array(bytes)]);
+      else {
+        const c = document.createElement('canvas');
+        c.width = 400;
+        c.height = 300;
+        const g = c.getContext('2d')!;
+        g.fillStyle = color!;
+        g.fillRect(0, 0, 400, 300);
+        blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      }
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([blob], name, { type: bytes ? '' : 'image/png' }));
+      const target = document.querySelector('[data-testid=canvas]')!;
+      const rect = target.getBoundingClientRect();
+      const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
+      target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
+    },
+    [p.x - box.x, p.y - box.y, file.name, file.color ?? null, file.bytes ? [...file.bytes] : null] as const,
+  );
+}
+
+/** Starts the chosen export in the open dialog and returns the downloaded file once the dialog is idle again. */
+async function exportFile(
+  page: Page,
+  format: 'png' | 'psd' | 'psdPages',
+): Promise<{ name: string; file: string; bytes: Buffer }> {
+  await page.getByTestId(`export-format-${format}`).check();
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 90_000 }),
+    page.getByTestId('export-start').click(),
+  ]);
+  const file = path.join(tmp, `${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(file);
+  await expect.poll(() => page.getByTestId('export-progress').count(), SLOW).toBe(0);
+  expect(await page.getByTestId('export-error').count()).toBe(0);
+  return { name: download.suggestedFilename(), file, bytes: readFileSync(file) };
+}
+
+async function rgba(bytes: Buffer): Promise<{ width: number; height: number; data: Buffer }> {
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+const pixel = (
+  img: { width: number; data: ArrayLike<number> & { subarray(a: number, b: number): Iterable<number> } },
+  x: number,
+  y: number,
+) => {
+  const i = (Math.floor(y) * img.width + Math.floor(x)) * 4;
+  return [...img.data.subarray(i, i + 4)];
+};
+
+const names = (list: readonly PsdLayer[] | undefined) => (list ?? []).map((l) => l.name);
+
+function find(list: readonly PsdLayer[] | undefined, name: string): PsdLayer {
+  const hit = (list ?? []).find((l) => l.name === name);
+  if (!hit) throw new Error(`No layer ${name} in ${names(list).join(', ')}`);
+  return hit;
+}
+
+/** Raster layers with pixels, as ImageMagick lists them (groups are not listed). */
+const rasterCount = (list: readonly PsdLayer[] | undefined): number =>
+  (list ?? []).reduce(
+    (n, l) => n + (l.children ? rasterCount(l.children) : l.right! - l.left! > 0 && l.bottom! - l.top! > 0 ? 1 : 0),
+    0,
+  );
+
+const centre = (l: Layer) => ({
+  x: l.transform.x + l.transform.size.width / 2,
+  y: l.transform.y + l.transform.size.height / 2,
+});
+
+// One comic page built by the first test and exported by the next ones (tests in a file run in order).
+let context: BrowserContext;
+let page: Page;
+let problems: PageProblems;
+let email: string;
+let built: { image: Layer; panel: Layer; text: Layer; hidden: Layer; onCanvas: number[] };
+
+describe('exporting a comic page', () => {
+  it('builds a page: three panels, an image clipped to one and brightened, a speech bubble, a hidden image', async () => {
+    ({ context, page, problems } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } }));
+    email = uniqueEmail('export');
+    await signUp(page, email);
+    await page.getByRole('button', { name: /New comic/ }).click();
+    await page.waitForURL(/\/editor\/[^/]+$/);
+    await page.waitForSelector('[data-testid=canvas] canvas');
+    await page.getByTestId('tab-panel_presets').click();
+    await page.getByTestId('preset-three-tiers').click();
+    await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'PANEL').length).toBe(3);
+
+    // A mid-grey image over the top panel of the list, clipped to it from the layer list.
+    const panel = (await layers(page)).at(-1)!;
+    expect(panel.type).toBe('PANEL');
+    await drop(page, centre(panel), { name: 'grey.png', color: 'rgb(100, 100, 100)' });
+    await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'IMAGE').length).toBe(1);
+    let image = (await layers(page)).at(-1)!;
+    await page.locator(`[data-layer-id="${image.id}"]`).click();
+    await page.locator(`[data-layer-id="${image.id}"]`).getByTestId('clip').click();
+    await expect.poll(async () => (await layers(page)).find((l) => l.id === image.id)!.clipTarget).toBe(panel.id);
+
+    // Exposure +1 doubles it: the canvas and every export show 200, not 100.
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('filter-exposure').fill('1');
+    await page.getByTestId('filter-exposure').blur();
+    await expect
+      .poll(async () => (await layers(page)).find((l) => l.id === image.id)!.data.filterParams.exposure)
+      .toBe(1);
+
+    await page.getByTestId('add-text').click();
+    await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'TEXT').length).toBe(1);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('text-content').fill('Hello there');
+    await page.getByTestId('text-content').blur();
+    await expect.poll(async () => (await layers(page)).find((l) => l.type === 'TEXT')!.data.text).toBe('Hello there');
+
+    // A second image, hidden from the layer list.
+    const bottom = (await layers(page)).filter((l) => l.type === 'PANEL')[0]!;
+    await drop(page, centre(bottom), { name: 'hidden.png', color: '#0000ff' });
+    await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'IMAGE').length).toBe(2);
+    const hiddenId = (await layers(page)).at(-1)!.id;
+    await page.locator(`[data-layer-id="${hiddenId}"]`).getByTestId('toggle-visibility').click();
+    await expect.poll(async () => (await layers(page)).find((l) => l.id === hiddenId)!.visible).toBe(false);
+
+    const all = await layers(page);
+    image = all.find((l) => l.id === image.id)!;
+    const text = all.find((l) => l.type === 'TEXT')!;
+    // The pixel checked below is the image's centre, which the bubble must not cover.
+    const c = centre(image);
+    // The canvas draws the adjusted image with its WebGL filter.
+    await expect.poll(async () => (await canvasPixel(page, c))[0]!, SLOW).toBeGreaterThan(150);
+    built = { image, panel, text, hidden: all.find((l) => l.id === hiddenId)!, onCanvas: await canvasPixel(page, c) };
+    const t = text.transform;
+    expect(c.x >= t.x && c.x <= t.x + t.size.width && c.y >= t.y && c.y <= t.y + t.size.height).toBe(false);
+    await screenshot(page, 'export-page');
+  });
+
+  it('exports a PNG of the page with the adjustments, watermarked for the free plan and not for a subscriber', async () => {
+    await page.getByTestId('export-open').click();
+    const free = await exportFile(page, 'png');
+    expect(free.name).toMatch(/ - page 1\.png$/);
+    expect(execFileSync('identify', [free.file], { encoding: 'utf8' })).toMatch(/PNG 1700x2400 1700x2400\+0\+0 8-bit/);
+    const freePixels = await rgba(free.bytes);
+    expect([freePixels.width, freePixels.height]).toEqual([1700, 2400]);
+    // Not blank: the white page, the black border on the panel's top edge, and the brightened image.
+    const c = centre(built.image);
+    expect(pixel(freePixels, 3, 3)).toEqual([255, 255, 255, 255]);
+    expect(pixel(freePixels, c.x, built.panel.transform.y)).toEqual([0, 0, 0, 255]);
+    const shown = pixel(freePixels, c.x, c.y);
+    expect(shown[3]).toBe(255);
+    for (const channel of shown.slice(0, 3)) expect(Math.abs(channel - 200)).toBeLessThanOrEqual(1);
+    // As the canvas shows it: the export's CPU port of the filter agrees with the shader.
+    built.onCanvas.slice(0, 3).forEach((channel, i) => expect(Math.abs(channel - shown[i]!)).toBeLessThanOrEqual(2));
+    // The hidden image is not in the picture.
+    const h = centre(built.hidden);
+    expect(pixel(freePixels, h.x, h.y).slice(0, 3)).not.toEqual([0, 0, 255]);
+
+    setPlan(server, email, 'subscriber');
+    const paid = await rgba((await exportFile(page, 'png')).bytes);
+    // The two files differ exactly where the watermark sits, bottom right.
+    const { rect } = watermarkRaster(1700, 2400);
+    let inside = 0;
+    let outside = 0;
+    for (let y = 0; y < 2400; y++) {
+      for (let x = 0; x < 1700; x++) {
+        const i = (y * 1700 + x) * 4;
+        if (freePixels.data.readUInt32BE(i) === paid.data.readUInt32BE(i)) continue;
+        const inRect = x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
+        if (inRect) inside++;
+        else outside++;
+      }
+    }
+    expect(outside).toBe(0);
+    expect(inside).toBeGreaterThan((rect.width * rect.height) / 2);
+    expect(rect.x + rect.width).toBeGreaterThan(1600);
+    expect(rect.y + rect.height).toBeGreaterThan(2300);
+  });
+
+  it('exports a layered PSD: a group per panel in reading order, text, the hidden layer hidden, 1700×2400', async () => {
+    const psd = await exportFile(page, 'psd');
+    expect(psd.name).toMatch(/ - page 1\.psd$/);
+    ensurePsdPixels();
+    const doc = readPsd(psd.bytes, { useImageData: true, skipThumbnail: true });
+    expect([doc.width, doc.height, doc.bitsPerChannel]).toEqual([1700, 2400, 8]);
+    const panels = (await layers(page)).filter((l) => l.type === 'PANEL');
+    const numberOf = (p: Layer) => p.data.position as number;
+    // Panel 1 is the top group, so the Layers panel reads top-down in reading order; a subscriber has no watermark.
+    expect(names(doc.children)).toEqual([
+      'Background',
+      'Panel 3',
+      'Panel 2',
+      'Panel 1',
+      `${built.text.name} background`,
+      built.text.name,
+      built.hidden.name,
+    ]);
+    for (const p of panels) {
+      const area = find(find(doc.children, `Panel ${numberOf(p)}`).children, `Panel ${numberOf(p)} area`);
+      expect([area.left, area.top]).toEqual([Math.floor(p.transform.x), Math.floor(p.transform.y)]);
+    }
+    const group = find(doc.children, `Panel ${numberOf(built.panel)}`);
+    expect(names(group.children)).toEqual([
+      `Panel ${numberOf(built.panel)} area`,
+      built.image.name,
+      `Panel ${numberOf(built.panel)} border`,
+    ]);
+    const image = find(group.children, built.image.name);
+    expect(image.clipping).toBe(true);
+    // Its pixels carry the adjustment too.
+    const c = centre(built.image);
+    const inLayer = pixel(image.imageData!, c.x - image.left!, c.y - image.top!);
+    for (const channel of inLayer.slice(0, 3)) expect(Math.abs(channel - 200)).toBeLessThanOrEqual(1);
+    const text = find(doc.children, built.text.name);
+    expect(text.text?.text).toBe('Hello there');
+    expect(find(doc.children, built.hidden.name).hidden).toBe(true);
+    expect(find(doc.children, 'Panel 1').hidden).toBeFalsy();
+
+    const listed = execFileSync('identify', [psd.file], { encoding: 'utf8' }).trim().split('\n');
+    expect(listed[0]).toMatch(/PSD 1700x2400 1700x2400\+0\+0 8-bit sRGB/);
+    expect(listed).toHaveLength(1 + rasterCount(doc.children));
+    // The background, each panel's area and border, the image, the bubble, its text and the hidden image.
+    expect(rasterCount(doc.children)).toBe(11);
+  });
+
+  it('imports PSD files through the dialog and by dropping, and shows what it skipped or changed', async () => {
+    const fixture = path.join(REPO_ROOT, 'packages/editor/test/export/fixtures/imagemagick-layers.psd');
+    const before = (await layers(page)).length;
+    await page.getByTestId('import-psd-input').setInputFiles(fixture);
+    await expect.poll(() => page.getByTestId('import-report').innerText(), SLOW).toContain('3 layers imported.');
+    let now = await layers(page);
+    expect(now.slice(before).map((l) => [l.type, l.name, l.transform])).toEqual([
+      ['IMAGE', 'Red', { x: 0, y: 0, size: { width: 64, height: 48 } }],
+      ['IMAGE', 'Blue square', { x: 16, y: 8, size: { width: 32, height: 32 } }],
+      ['IMAGE', 'Half green', { x: 4, y: 30, size: { width: 20, height: 10 } }],
+    ]);
+    expect(await page.getByTestId('import-report').innerText()).not.toContain('Not imported');
+
+    // A file with what the editor cannot keep: an adjustment layer, an empty layer, a screen blend, a hidden group.
+    ensurePsdPixels();
+    const solid = (w: number, h: number) => createRaster(w, h, [10, 20, 30, 255]);
+    const made = path.join(tmp, 'made-by-ag-psd.psd');
+    writeFileSync(
+      made,
+      writePsdUint8Array({
+        width: 40,
+        height: 30,
+        children: [
+          { name: 'Base', left: 0, top: 0, right: 40, bottom: 30, imageData: solid(40, 30) },
+          {
+            name: 'Characters',
+            hidden: true,
+            children: [
+              { name: 'Hero', left: 5, top: 6, right: 15, bottom: 16, imageData: solid(10, 10) },
+              { name: 'Nothing', left: 0, top: 0 },
+            ],
+          },
+          { name: 'Levels', adjustment: { type: 'brightness/contrast', brightness: 10, contrast: 0 } },
+          { name: 'Glow', left: 1, top: 1, right: 3, bottom: 3, blendMode: 'screen', imageData: solid(2, 2) },
+        ],
+      }),
+    );
+    const count = (await layers(page)).length;
+    await page.getByTestId('import-psd-input').setInputFiles(made);
+    const report = page.getByTestId('import-report');
+    await expect.poll(() => report.innerText(), SLOW).toContain('3 layers imported.');
+    const shown = await report.innerText();
+    expect(shown).toContain('Not imported:');
+    expect(shown).toContain('Characters / Nothing: empty layer');
+    expect(shown).toContain('Levels: adjustment layer (brightness/contrast) has no pixels of its own');
+    expect(shown).toContain('Imported with changes:');
+    expect(shown).toContain('Glow: blend mode “screen” imported as normal');
+    now = await layers(page);
+    expect(now.slice(count).map((l) => [l.name, l.visible])).toEqual([
+      ['Base', true],
+      ['Characters / Hero', false],
+      ['Glow', true],
+    ]);
+    await screenshot(page, 'export-import-report');
+    // One undo takes the whole import back.
+    await page.getByTestId('export-close').click();
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await layers(page)).length).toBe(count);
+
+    // Dropped on the canvas, a PSD is imported layer by layer and the toast says so.
+    await drop(page, { x: 850, y: 1200 }, { name: 'dropped.psd', bytes: readFileSync(fixture) });
+    await expect.poll(async () => (await layers(page)).length, SLOW).toBe(count + 3);
+    await expect.poll(() => page.getByTestId('toast').filter({ hasText: '3 layers imported.' }).count(), SLOW).toBe(1);
+
+    expect(realErrors(problems.errors)).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('exporting a whole comic', () => {
+  it(
+    'shows the progress bar, in Japanese, while every page goes into a zip of PSDs',
+    { timeout: 180_000 },
+    async () => {
+      const ja = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+      await signUp(ja.page, uniqueEmail('export-ja'));
+      await ja.page.getByLabel('Language').selectOption('ja');
+      await ja.page.getByRole('button', { name: /新規コミック/ }).click();
+      await ja.page.waitForURL(/\/editor\/[^/]+$/);
+      await ja.page.waitForSelector('[data-testid=canvas] canvas');
+      await ja.page.getByTestId('add-page').click();
+      await ja.page.getByTestId('add-page').click();
+      await expect.poll(() => ja.page.getByTestId('page-thumb').count()).toBe(3);
+
+      await ja.page.getByTestId('export-open').click();
+      await expect.poll(() => ja.page.getByRole('dialog').innerText()).toContain('書き出しと読み込み');
+      // Every text the bar shows, from the first paint on.
+      await ja.page.evaluate(() => {
+        const w = window as unknown as { __stages: string[] };
+        w.__stages = [];
+        new MutationObserver(() => {
+          const bar = document.querySelector('[data-testid=export-progress]');
+          const text = bar?.textContent ?? '';
+          if (text && w.__stages.at(-1) !== text) w.__stages.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      await ja.page.getByTestId('export-format-psdPages').check();
+      const started = Date.now();
+      const [download] = await Promise.all([
+        ja.page.waitForEvent('download', { timeout: 150_000 }),
+        (async () => {
+          await ja.page.getByTestId('export-start').click();
+          await ja.page.getByTestId('export-progress').waitFor({ state: 'visible' });
+          await screenshot(ja.page, 'export-progress-ja');
+        })(),
+      ]);
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThan(100);
+      const stages = await ja.page.evaluate(() => (window as unknown as { __stages: string[] }).__stages);
+      expect(stages.length).toBeGreaterThan(0);
+      expect(stages.some((s) => s.includes('ページ 1/3'))).toBe(true);
+      // Every stage is worded in Japanese (file names aside).
+      expect(stages.filter((s) => !/[\u3040-\u30ff\u4e00-\u9faf]/.test(s))).toEqual([]);
+
+      const file = path.join(tmp, download.suggestedFilename());
+      await download.saveAs(file);
+      expect(download.suggestedFilename()).toMatch(/\.zip$/);
+      const entries = Object.keys(unzipSync(readFileSync(file))).sort();
+      expect(entries).toHaveLength(3);
+      entries.forEach((name, i) => expect(name).toMatch(new RegExp(` - page ${i + 1}\\.psd$`)));
+      expect(realErrors(ja.problems.errors)).toEqual([]);
+      await ja.context.close();
+    },
+  );
+});

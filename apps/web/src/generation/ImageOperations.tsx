@@ -6,6 +6,8 @@ import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
 import { useController, useSettings } from './hooks.ts';
 import { maskBounds } from './mask.ts';
+import { OutpaintForm } from './OutpaintForm.tsx';
+import { VideoClips, VideoForm } from './VideoPanel.tsx';
 import './i18n.ts';
 import './generation.css';
 
@@ -32,7 +34,8 @@ export function ImageOperations({ session, node }: { session: EditorSession; nod
     );
   }
   if (node.type !== 'IMAGE') return null;
-  return <ImageLayerOperations session={session} node={node} busy={busy} />;
+  // Keyed by layer: an open form and its choices belong to the layer they were opened on.
+  return <ImageLayerOperations key={node.id} session={session} node={node} busy={busy} />;
 }
 
 function ImageLayerOperations({
@@ -49,6 +52,8 @@ function ImageLayerOperations({
   const settings = useSettings(controller);
   const [instruction, setInstruction] = useState('');
   const [editModel, setEditModel] = useState<EditModelId>(settings.editModel);
+  const [form, setForm] = useState<'outpaint' | 'video' | null>(null);
+  const toggle = (which: 'outpaint' | 'video') => setForm((open) => (open === which ? null : which));
   const variation = node.data.variations[node.data.variationsIdx];
   if (!variation) return null; // an image layer with no data offers nothing
   const faces = node.data.faceStore[variation.id] ?? [];
@@ -65,6 +70,7 @@ function ImageLayerOperations({
   };
   const inpaintQuote = hasMask ? controller.quoteOf('inpaint', controller.inpaintPayload(node.id)) : null;
   const editPayload = controller.editPayload(node.id, instruction || 'x', editModel);
+  const outpaintCost = safeCost(() => costOf({ kind: 'outpaint', modelType, numImages: 1 }));
   return (
     <div className="gen-ops" data-testid="image-operations" aria-busy={busy}>
       {node.data.variations.length > 1 && (
@@ -162,13 +168,11 @@ function ImageLayerOperations({
           type="button"
           className="button button--small"
           disabled={busy}
+          aria-expanded={form === 'outpaint'}
           data-testid="op-outpaint"
-          onClick={() => void controller.outpaint(node.id)}
+          onClick={() => toggle('outpaint')}
         >
-          {label(
-            'generation.ops.outpaint',
-            safeCost(() => costOf({ kind: 'outpaint', modelType, numImages: 1 })),
-          )}
+          {label('generation.ops.outpaint', outpaintCost)}
         </button>
         <button
           type="button"
@@ -206,7 +210,21 @@ function ImageLayerOperations({
         >
           {t('generation.ops.estimatePose')}
         </button>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={busy}
+          aria-expanded={form === 'video'}
+          data-testid="op-video"
+          onClick={() => toggle('video')}
+        >
+          {t('generation.ops.toVideo')}
+        </button>
       </div>
+      {form === 'outpaint' && (
+        <OutpaintForm session={session} node={node} busy={busy} credits={outpaintCost} onSent={() => setForm(null)} />
+      )}
+      {form === 'video' && <VideoForm session={session} node={node} busy={busy} onSent={() => setForm(null)} />}
       {faces.length === 0 && node.data.faceStore[variation.id] !== undefined && (
         <div className="button-row" data-testid="faces">
           {/* Detection ran and found nothing: enhancing says so (editor.md §5). */}
@@ -271,6 +289,7 @@ function ImageLayerOperations({
           {label('generation.ops.edit', controller.quoteOf('edit', editPayload))}
         </button>
       </div>
+      <VideoClips session={session} node={node} />
     </div>
   );
 }

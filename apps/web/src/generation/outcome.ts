@@ -14,15 +14,23 @@ const FACE_FAILURES: Readonly<Record<string, string>> = {
   'Face not detected': 'generation.faces.missing',
 };
 
-/** Applies a job's output to its layer as undoable commands; throws when the output is not what the op needs. */
+/**
+ * Applies a job's output to its layer as undoable commands; throws when the output is not what the op needs.
+ * Landing is idempotent: an output another tab or browser already landed (and saved) is not added twice.
+ */
 export function applyOutput(session: EditorSession, job: JobOp, output: unknown): void {
   const editor = session.editor;
-  if (!editor.doc.layers[job.layerId]) return; // the layer was removed meanwhile
+  const node = editor.doc.layers[job.layerId];
+  if (!node) return; // the layer was removed meanwhile
+  const variations = node.type === 'IMAGE' ? node.data.variations : [];
+  const landed = (id: string) => variations.some((v) => v.id === id);
   switch (job.op) {
     case 'generate':
     case 'variations': {
-      const images = imagesOf(output);
-      if (images.length === 0) throw new Error('The job returned no images');
+      const all = imagesOf(output);
+      if (all.length === 0) throw new Error('The job returned no images');
+      const images = all.filter((i) => !landed(i.id));
+      if (images.length === 0) return;
       const params = 'params' in job && job.params ? { ...job.params } : undefined;
       if (params && job.op === 'generate' && params.seed === -1 && typeof images[0]?.seed === 'number') {
         params.seed = images[0].seed; // keep the seed actually used, so regeneration stays reproducible
@@ -38,12 +46,14 @@ export function applyOutput(session: EditorSession, job: JobOp, output: unknown)
     case 'upscale': {
       const id = (output as { id?: unknown } | null)?.id;
       if (typeof id !== 'string') throw new Error('The upscale returned no image');
+      if (landed(id)) return;
       editor.execute(addVariations, { id: job.layerId, imageIds: [id] });
       return;
     }
     case 'background': {
       const id = (output as { id?: unknown } | null)?.id;
       if (typeof id !== 'string') throw new Error('The background removal returned no image');
+      if (landed(id)) return;
       editor.execute(swapVariationImage, { id: job.layerId, imageId: id });
       return;
     }
@@ -60,8 +70,7 @@ export function applyOutput(session: EditorSession, job: JobOp, output: unknown)
       return;
     }
     case 'pose': {
-      const node = editor.doc.layers[job.layerId];
-      placeEstimatedPose(session, node?.type === 'IMAGE' ? node : undefined, output);
+      placeEstimatedPose(session, node.type === 'IMAGE' ? node : undefined, output);
       return;
     }
     case 'video': {

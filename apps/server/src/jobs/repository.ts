@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, DatabaseDialect } from '../db/database.ts';
-import { notEnoughCredits, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { lockBalance, splitCharge, writeEntry } from '../services/credit-ledger.ts';
 import type { JobsTable } from './schema.ts';
 import type { JobFailure, JobStatus } from './types.ts';
 import './schema.ts';
@@ -28,8 +28,8 @@ export interface NewJob {
 }
 
 /**
- * Inserts a job and charges its cost in one transaction (plan credits first, then purchased), writing the
- * ledger row exactly as CreditLedger.charge does, with the job id as ref. Throws not_enough_credits (400)
+ * Inserts a job and charges its cost in one transaction (plan credits first, then purchased), through the
+ * ledger's own entry writer, with the job id as ref. Throws not_enough_credits (400)
  * and writes nothing when the balance is short.
  */
 export async function insertJobWithCharge(
@@ -42,43 +42,16 @@ export async function insertJobWithCharge(
     let fromCredits = 0;
     let fromPurchased = 0;
     if (job.cost > 0) {
-      // Write first: takes SQLite's write lock through the busy handler (a read-then-write transaction fails at
-      // once with SQLITE_BUSY when a worker process wrote in between) and PostgreSQL's row lock.
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ credits: eb.ref('credits') }))
-        .where('id', '=', job.userId)
-        .execute();
-      let query = trx.selectFrom('users').select(['credits', 'purchased_credits']).where('id', '=', job.userId);
-      if (dialect === 'postgres') query = query.forUpdate();
-      const user = await query.executeTakeFirst();
-      if (!user) throw notFound('User');
-      const credits = Number(user.credits);
-      const purchased = Number(user.purchased_credits);
-      if (credits + purchased < job.cost) throw notEnoughCredits();
-      fromCredits = Math.min(credits, job.cost);
-      fromPurchased = job.cost - fromCredits;
-      await trx
-        .updateTable('users')
-        .set((eb) => ({
-          credits: eb('credits', '-', fromCredits),
-          purchased_credits: eb('purchased_credits', '-', fromPurchased),
-        }))
-        .where('id', '=', job.userId)
-        .execute();
-      await trx
-        .insertInto('credit_ledger')
-        .values({
-          id: newId(),
-          user_id: job.userId,
-          kind: 'charge',
-          credits_delta: -fromCredits,
-          purchased_delta: -fromPurchased,
-          reason: `job ${job.kind}`,
-          ref: job.id,
-          created_at: now.toISOString(),
-        })
-        .execute();
+      ({ fromCredits, fromPurchased } = splitCharge(await lockBalance(trx, dialect, job.userId), job.cost));
+      await writeEntry(trx, {
+        userId: job.userId,
+        kind: 'charge',
+        creditsDelta: -fromCredits,
+        purchasedDelta: -fromPurchased,
+        reason: `job ${job.kind}`,
+        ref: job.id,
+        at: now,
+      });
     }
     const row: JobRow = {
       id: job.id,
@@ -180,27 +153,15 @@ export async function failJob(
     const credits = Number(row.charged_credits);
     const purchased = Number(row.charged_purchased);
     if (credits + purchased > 0) {
-      await trx
-        .updateTable('users')
-        .set((eb) => ({
-          credits: eb('credits', '+', credits),
-          purchased_credits: eb('purchased_credits', '+', purchased),
-        }))
-        .where('id', '=', row.user_id)
-        .execute();
-      await trx
-        .insertInto('credit_ledger')
-        .values({
-          id: newId(),
-          user_id: row.user_id,
-          kind: 'refund',
-          credits_delta: credits,
-          purchased_delta: purchased,
-          reason: `job ${row.kind} ${failure.code}`,
-          ref: row.id,
-          created_at: now.toISOString(),
-        })
-        .execute();
+      await writeEntry(trx, {
+        userId: row.user_id,
+        kind: 'refund',
+        creditsDelta: credits,
+        purchasedDelta: purchased,
+        reason: `job ${row.kind} ${failure.code}`,
+        ref: row.id,
+        at: now,
+      });
     }
     return row;
   });

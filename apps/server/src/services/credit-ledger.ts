@@ -70,10 +70,17 @@ export class CreditLedger {
     ref: string,
   ): Promise<CreditBalance> {
     positiveAmount(amount);
-    const current = await this.lockedBalance(trx, userId);
-    if (current.credits + current.purchasedCredits < amount) throw notEnoughCredits();
-    const fromCredits = Math.min(current.credits, amount);
-    return this.write(trx, userId, 'charge', -fromCredits, -(amount - fromCredits), reason, ref);
+    const current = await lockBalance(trx, this.dialect, userId);
+    const { fromCredits, fromPurchased } = splitCharge(current, amount);
+    return writeEntry(trx, {
+      userId,
+      kind: 'charge',
+      creditsDelta: -fromCredits,
+      purchasedDelta: -fromPurchased,
+      reason,
+      ref,
+      at: this.now(),
+    });
   }
 
   /**
@@ -99,7 +106,7 @@ export class CreditLedger {
     ref: string,
   ): Promise<{ refunded: number; balance: CreditBalance }> {
     positiveAmount(amount);
-    const current = await this.lockedBalance(trx, userId);
+    const current = await lockBalance(trx, this.dialect, userId);
     const rows = await trx
       .selectFrom('credit_ledger')
       .select(['kind', 'credits_delta', 'purchased_delta'])
@@ -117,7 +124,15 @@ export class CreditLedger {
     const refunded = Math.min(amount, refundable);
     if (refunded === 0) return { refunded: 0, balance: current };
     const toPurchased = Math.min(refunded, Math.max(0, openPurchased));
-    const balance = await this.write(trx, userId, 'refund', refunded - toPurchased, toPurchased, reason, ref);
+    const balance = await writeEntry(trx, {
+      userId,
+      kind: 'refund',
+      creditsDelta: refunded - toPurchased,
+      purchasedDelta: toPurchased,
+      reason,
+      ref,
+      at: this.now(),
+    });
     return { refunded, balance };
   }
 
@@ -142,51 +157,71 @@ export class CreditLedger {
     ref: string | null,
   ): Promise<CreditBalance> {
     return this.db.transaction().execute(async (trx) => {
-      await this.lockedBalance(trx, userId);
-      return this.write(trx, userId, kind, creditsDelta, purchasedDelta, reason, ref);
+      await lockBalance(trx, this.dialect, userId);
+      return writeEntry(trx, { userId, kind, creditsDelta, purchasedDelta, reason, ref, at: this.now() });
     });
   }
+}
 
-  // PostgreSQL needs the row lock; SQLite's single connection already serialises transactions.
-  private async lockedBalance(trx: Database, userId: string): Promise<CreditBalance> {
-    let query = trx.selectFrom('users').select(['credits', 'purchased_credits']).where('id', '=', userId);
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
-    if (!row) throw notFound('User');
-    return { credits: Number(row.credits), purchasedCredits: Number(row.purchased_credits) };
-  }
+/**
+ * Locks the user's balance row for the rest of the transaction and reads it. It writes first: that takes
+ * SQLite's write lock through the busy handler (a read-then-write transaction fails at once with
+ * SQLITE_BUSY when a worker process wrote in between) and, with FOR UPDATE, PostgreSQL's row lock.
+ */
+export async function lockBalance(trx: Database, dialect: DatabaseDialect, userId: string): Promise<CreditBalance> {
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ credits: eb.ref('credits') }))
+    .where('id', '=', userId)
+    .execute();
+  let query = trx.selectFrom('users').select(['credits', 'purchased_credits']).where('id', '=', userId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) throw notFound('User');
+  return { credits: Number(row.credits), purchasedCredits: Number(row.purchased_credits) };
+}
 
-  private async write(
-    trx: Database,
-    userId: string,
-    kind: CreditLedgerTable['kind'],
-    creditsDelta: number,
-    purchasedDelta: number,
-    reason: string,
-    ref: string | null,
-  ): Promise<CreditBalance> {
-    const updated = await trx
-      .updateTable('users')
-      .set((eb) => ({
-        credits: eb('credits', '+', creditsDelta),
-        purchased_credits: eb('purchased_credits', '+', purchasedDelta),
-      }))
-      .where('id', '=', userId)
-      .returning(['credits', 'purchased_credits'])
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('credit_ledger')
-      .values({
-        id: newId(),
-        user_id: userId,
-        kind,
-        credits_delta: creditsDelta,
-        purchased_delta: purchasedDelta,
-        reason,
-        ref,
-        created_at: this.now().toISOString(),
-      })
-      .execute();
-    return { credits: Number(updated.credits), purchasedCredits: Number(updated.purchased_credits) };
-  }
+/** How a charge of `amount` splits: plan credits first, then purchased; not_enough_credits when short. */
+export function splitCharge(balance: CreditBalance, amount: number): { fromCredits: number; fromPurchased: number } {
+  if (balance.credits + balance.purchasedCredits < amount) throw notEnoughCredits();
+  const fromCredits = Math.min(balance.credits, amount);
+  return { fromCredits, fromPurchased: amount - fromCredits };
+}
+
+/** One ledger entry: moves the balances and writes its row, inside the caller's transaction. */
+export async function writeEntry(
+  trx: Database,
+  entry: {
+    userId: string;
+    kind: CreditLedgerTable['kind'];
+    creditsDelta: number;
+    purchasedDelta: number;
+    reason: string;
+    ref: string | null;
+    at: Date;
+  },
+): Promise<CreditBalance> {
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({
+      credits: eb('credits', '+', entry.creditsDelta),
+      purchased_credits: eb('purchased_credits', '+', entry.purchasedDelta),
+    }))
+    .where('id', '=', entry.userId)
+    .returning(['credits', 'purchased_credits'])
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('credit_ledger')
+    .values({
+      id: newId(),
+      user_id: entry.userId,
+      kind: entry.kind,
+      credits_delta: entry.creditsDelta,
+      purchased_delta: entry.purchasedDelta,
+      reason: entry.reason,
+      ref: entry.ref,
+      created_at: entry.at.toISOString(),
+    })
+    .execute();
+  return { credits: Number(updated.credits), purchasedCredits: Number(updated.purchased_credits) };
 }

@@ -91,7 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
   return {
-    host: text(env, 'HOST') ?? '0.0.0.0',
+    // Loopback by default: a fresh start should not expose accounts to the network until asked (HOST=0.0.0.0).
+    host: text(env, 'HOST') ?? '127.0.0.1',
     port: int(env, 'PORT', 3000),
     dataDir,
     databaseUrl: text(env, 'DATABASE_URL'),

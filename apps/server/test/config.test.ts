@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 
 describe('loadConfig', () => {
-  it('runs with no environment at all: port 3000, SQLite and images under ./data', () => {
+  it('runs with no environment at all: loopback port 3000, SQLite and images under ./data', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(config.dataDir).toBe(path.resolve('./data'));
     expect(config.databaseUrl).toBeUndefined();
     expect(config.storage).toEqual({ kind: 'local', dir: path.resolve('./data/images') });

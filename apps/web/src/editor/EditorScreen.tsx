@@ -19,6 +19,7 @@ import './editor.css';
 import './i18n.ts';
 import { generationTabs } from '../generation/tabs.tsx';
 import { PlanDialogs, ProcessingOverlay, useGenerationController } from '../generation/GenerationLayer.tsx';
+import { CompositeOverlay } from '../generation/regional/CompositeOverlay.tsx';
 
 type Loaded = { id: string; session: EditorSession } | { id: string; failed: true };
 
@@ -150,6 +151,7 @@ function EditorLayout({ session }: { session: EditorSession }) {
         )}
         <main className="canvas-area">
           <CanvasView session={session} fps={fps} restricted={restricted} onContextMenu={setMenu} />
+          <CompositeOverlay session={session} />
           <ProcessingOverlay session={session} />
           <Toast session={session} />
         </main>

@@ -44,6 +44,7 @@ import { gridSize, maskBounds, renderMask } from './mask.ts';
 import { JobTracker, estimateMs, regenerationSeed } from './processing.ts';
 import { fullPrompt, paramsOf, quote, regenerateTxt2img, txt2imgPayload, type Source } from './requests.ts';
 import { SettingsStore } from './settings.ts';
+import { compositeFailureText } from './regional/errors.ts';
 import {
   cancelJob,
   connectionLost,
@@ -354,6 +355,11 @@ export class GenerationController implements GenerationActions {
       created: true,
       params,
     });
+  }
+
+  /** Runs a job into an image layer the caller just added (regional/generate.ts); a failure takes the layer away. */
+  runInto(path: string, payload: Record<string, unknown>, layerId: string): Promise<void> {
+    return this.runAndApply(path, payload, estimateMs(1), { op: 'variations', layerId, placeholder: true });
   }
 
   // ---- image operations on one layer -----------------------------------------------------------------------
@@ -791,6 +797,8 @@ export class GenerationController implements GenerationActions {
         else editor.execute(removeLayers, { ids: [job.layerId] });
       }
     }
+    const text = compositeFailureText(job.layerId, error); // regional and brush-based: the server's words
+    if (text) return this.session.ui.notify(text, 'error');
     reportFailure(this.session, job, error, (dialog, reason) =>
       this.setDialog(
         dialog === 'plan' ? (this.account.plan() === 'subscriber' ? 'credits' : 'subscription') : dialog,

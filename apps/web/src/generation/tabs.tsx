@@ -26,6 +26,8 @@ import { useSession } from '../session/context.ts';
 import { submitJob } from './stream.ts';
 import { useController, useSettings } from './hooks.ts';
 import { withLora, withModel } from './settings.ts';
+import { RegionsSection } from './regional/RegionsSection.tsx';
+import { SketchMapSection } from './regional/SketchMapSection.tsx';
 import './i18n.ts';
 import './generation.css';
 
@@ -182,6 +184,8 @@ function PromptTab({ session }: { session: EditorSession }) {
         </ul>
       )}
       <GenerateButton session={session} />
+      <RegionsSection session={session} />
+      <SketchMapSection session={session} />
     </div>
   );
 }

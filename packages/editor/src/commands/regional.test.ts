@@ -19,9 +19,9 @@ describe('regional prompt commands', () => {
     const editor = makeEditor();
     const gesture = editor.beginGesture(drawRegion);
     gesture.update({ index: 0, rect: { ...rect, x1: 0.2 }, color: '#e8590c' });
-    gesture.update({ index: 0, rect, color: '#e8590c' });
+    gesture.update({ index: 0, rect, color: '#e8590c', negativePrompt: 'lowres' });
     expect(gesture.commit().ok).toBe(true);
-    expect(editor.doc.regionalPrompts).toEqual([{ color: '#e8590c', prompt: '', negativePrompt: '', rect }]);
+    expect(editor.doc.regionalPrompts).toEqual([{ color: '#e8590c', prompt: '', negativePrompt: 'lowres', rect }]);
     expect(editor.historySize.undo).toBe(1);
     expect(editor.undoName).toBe('Draw region');
     editor.undo();

@@ -46,14 +46,15 @@ export const removeRegion = defineCommand('Remove region', (doc, args: { index: 
 });
 
 /**
- * Draws, moves or resizes a region's box; an index one past the last adds the region (in `color`) in the same
- * step, so drawing a new region is one undo step. Made for gestures: the args carry the whole box so far.
+ * Draws, moves or resizes a region's box; an index one past the last adds the region (in `color`, with
+ * `negativePrompt`) in the same step, so drawing a new region is one undo step. Made for gestures: the args carry
+ * the whole box so far.
  */
 export const drawRegion = defineCommand(
   'Draw region',
-  (doc, args: { index: number; rect: RegionRect; color: string }, ctx) => {
+  (doc, args: { index: number; rect: RegionRect; color: string; negativePrompt?: string }, ctx) => {
     if (args.index === doc.regionalPrompts.length) {
-      addRegion.run(doc, { color: args.color, rect: args.rect }, ctx);
+      addRegion.run(doc, { color: args.color, rect: args.rect, negativePrompt: args.negativePrompt ?? '' }, ctx);
       return;
     }
     updateRegion.run(doc, { index: args.index, patch: { rect: args.rect } }, ctx);

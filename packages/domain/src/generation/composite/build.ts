@@ -31,13 +31,14 @@ export type Built<T> = { ok: true; request: T } | { ok: false; issues: Composite
 
 const blank = (s: string) => s.trim() === '';
 
-export interface RegionalRequestBody {
+// Type aliases, not interfaces: a payload must fit `Record<string, unknown>` where requests are sent.
+export type RegionalRequestBody = {
   prompt: string;
   width: number;
   height: number;
   regions: { x0: number; x1: number; y0: number; y1: number; prompt: string; negative_prompt: string }[];
   seed: number;
-}
+};
 
 /** POST /api/regional from the prompt of the prompt tab and the regions, drawn in a frame of `pixels`. */
 export function buildRegionalRequest(input: {
@@ -75,14 +76,14 @@ export function buildRegionalRequest(input: {
   };
 }
 
-export interface SmdRequestBody {
+export type SmdRequestBody = {
   backgroundPrompt: string;
   backgroundNegativePrompt: string;
   brushes: { prompt: string; negativePrompt: string; mask: string }[];
   seed: number;
   width: number;
   height: number;
-}
+};
 
 /**
  * POST /api/diffusion/smd from the sketch map. Each brush that painted something goes with its mask (rasterised at

@@ -16,7 +16,8 @@ export function ImageOperations({ session, node }: { session: EditorSession; nod
   const t = useT();
   const controller = useController(session);
   useSettings(controller);
-  const busy = useUi(session, (s) => !!s.processing[node.id]);
+  // The state itself, not a boolean: each change re-renders, so the Cancel button appears once the job has an id.
+  const busy = !!useUi(session, (s) => s.processing[node.id]);
   if (node.type === 'POSE' || node.type === 'SKETCH') {
     const empty = controller.settings.state.diffusion.prompt.trim() === '';
     return (
@@ -55,7 +56,29 @@ function ImageLayerOperations({
   const [form, setForm] = useState<'outpaint' | 'video' | null>(null);
   const toggle = (which: 'outpaint' | 'video') => setForm((open) => (open === which ? null : which));
   const variation = node.data.variations[node.data.variationsIdx];
-  if (!variation) return null; // an image layer with no data offers nothing
+  const busyRow = busy && (
+    <div className="button-row">
+      <span className="muted small">{t('generation.ops.busy')}</span>
+      {controller.hasJob(node.id) && (
+        <button
+          type="button"
+          className="button button--small"
+          data-testid="op-cancel"
+          onClick={() => void controller.cancel(node.id)}
+        >
+          {t('common.cancel')}
+        </button>
+      )}
+    </div>
+  );
+  // An image layer with no data offers nothing but cancelling the job that will fill it.
+  if (!variation) {
+    return busyRow ? (
+      <div className="gen-ops" data-testid="image-operations" aria-busy={busy}>
+        {busyRow}
+      </div>
+    ) : null;
+  }
   const faces = node.data.faceStore[variation.id] ?? [];
   const hasMask = maskBounds(node.data.maskParams.mask) !== null;
   const label = (key: string, credits: number | null) =>
@@ -100,21 +123,7 @@ function ImageLayerOperations({
           </button>
         </div>
       )}
-      {busy && (
-        <div className="button-row">
-          <span className="muted small">{t('generation.ops.busy')}</span>
-          {controller.hasJob(node.id) && (
-            <button
-              type="button"
-              className="button button--small"
-              data-testid="op-cancel"
-              onClick={() => void controller.cancel(node.id)}
-            >
-              {t('common.cancel')}
-            </button>
-          )}
-        </div>
-      )}
+      {busyRow}
       <div className="button-row">
         {node.data.params && (
           <button

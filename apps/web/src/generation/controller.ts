@@ -797,6 +797,8 @@ export class GenerationController implements GenerationActions {
         else editor.execute(removeLayers, { ids: [job.layerId] });
       }
     }
+    // A job that ended FAILED was refunded by the server: show the balance it gave back.
+    if (error instanceof JobFailedError) void this.account.refreshCredits().catch(() => undefined);
     const text = compositeFailureText(job.layerId, error); // regional and brush-based: the server's words
     if (text) return this.session.ui.notify(text, 'error');
     reportFailure(this.session, job, error, (dialog, reason) =>

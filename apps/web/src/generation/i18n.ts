@@ -168,7 +168,7 @@ const en = {
       clear: 'Clear',
       add: 'Add brush',
       remove: 'Remove',
-      generate: 'Generate from sketch map',
+      generate: 'Generate sketch map',
     },
     dialogs: {
       creditsTitle: 'Not enough credits',

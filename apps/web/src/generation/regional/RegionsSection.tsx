@@ -9,7 +9,7 @@ import type { EditorSession } from '../../editor/session.ts';
 import { useT } from '../../i18n/index.ts';
 import { useController, useSettings } from '../hooks.ts';
 import { currentFrame } from './frame.ts';
-import { generateRegional } from './generate.ts';
+import { generateRegional, regionalRequest } from './generate.ts';
 import { CompositeGenerateButton, IssueList, PromptBox } from './parts.tsx';
 import { useComposite } from './store.ts';
 import './regional.css';
@@ -120,7 +120,7 @@ export function RegionsSection({ session }: { session: EditorSession }): ReactNo
           {t('generation.regional.add')}
         </button>
       </div>
-      <IssueList issues={ui.regionIssues} testId="regional-issues" />
+      {ui.regionChecked && <RegionIssues session={session} />}
       <CompositeGenerateButton
         kind="regional"
         label={t('generation.regional.generate')}
@@ -129,4 +129,12 @@ export function RegionsSection({ session }: { session: EditorSession }): ReactNo
       />
     </details>
   );
+}
+
+/** What stops the regional request now; rendered again with every change, so a fixed field drops off the list. */
+function RegionIssues({ session }: { session: EditorSession }): ReactNode {
+  useDoc(session);
+  const settings = useSettings(useController(session));
+  const { built } = regionalRequest(session, settings);
+  return <IssueList issues={built.ok ? [] : built.issues} testId="regional-issues" />;
 }

@@ -13,8 +13,8 @@ import { useDoc } from '../../editor/hooks.ts';
 import type { EditorSession } from '../../editor/session.ts';
 import { expandHex } from '../../editor/tabs/TextMoreFields.tsx';
 import { useT } from '../../i18n/index.ts';
-import { useController } from '../hooks.ts';
-import { generateSketchMap } from './generate.ts';
+import { useController, useSettings } from '../hooks.ts';
+import { generateSketchMap, sketchMapRequest } from './generate.ts';
 import { CompositeGenerateButton, IssueList, PromptBox } from './parts.tsx';
 import { useComposite } from './store.ts';
 import './regional.css';
@@ -167,7 +167,7 @@ export function SketchMapSection({ session }: { session: EditorSession }): React
           {t('generation.sketchMap.add')}
         </button>
       </div>
-      <IssueList issues={ui.sketchIssues} testId="sketch-issues" />
+      {ui.sketchChecked && <SketchIssues session={session} />}
       <CompositeGenerateButton
         kind="smd"
         label={t('generation.sketchMap.generate')}
@@ -176,4 +176,12 @@ export function SketchMapSection({ session }: { session: EditorSession }): React
       />
     </details>
   );
+}
+
+/** What stops the brush-based request now (masks are only measured here, never encoded). */
+function SketchIssues({ session }: { session: EditorSession }): ReactNode {
+  useDoc(session);
+  const settings = useSettings(useController(session));
+  const { built } = sketchMapRequest(session, settings, () => '');
+  return <IssueList issues={built.ok ? [] : built.issues} testId="sketch-issues" />;
 }

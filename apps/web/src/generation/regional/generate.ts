@@ -1,11 +1,12 @@
 // Regional and brush-based generation from the Regions and Sketch map sections: the request is built and checked
 // from the document (regions, sketch map) and the prompt tab's settings, then runs as a job into a new image layer
-// over the current frame. What stops it is kept in the composite store and shown under the section's button.
-import { buildRegionalRequest, buildSmdRequest, type GenerationFrame } from '@koma/domain';
+// over the current frame. When something stops it, the section shows what, kept up to date until it is fixed.
+import { buildRegionalRequest, buildSmdRequest, type GenerationFrame, type PixelSize } from '@koma/domain';
 import { addImage } from '@koma/editor';
 import type { EditorSession } from '../../editor/session.ts';
 import type { GenerationController } from '../controller.ts';
 import { fullPrompt } from '../requests.ts';
+import type { GenerationSettings } from '../settings.ts';
 import { asCompositeJob } from './errors.ts';
 import { currentFrame } from './frame.ts';
 import { maskToPng } from './mask-png.ts';
@@ -13,38 +14,52 @@ import { compositeStoreOf } from './store.ts';
 
 const LAYER_NAME_LENGTH = 60;
 
-export async function generateRegional(session: EditorSession, controller: GenerationController): Promise<void> {
-  const s = controller.settings.state;
-  const frame = currentFrame(session, s.diffusion.dimension);
-  const prompt = fullPrompt(s);
+/** The regional request as things stand (frame, regions, the prompt tab), or what stops it. */
+export function regionalRequest(session: EditorSession, settings: GenerationSettings) {
+  const frame = currentFrame(session, settings.diffusion.dimension);
   const built = buildRegionalRequest({
-    prompt,
+    prompt: fullPrompt(settings),
     regions: session.editor.doc.regionalPrompts,
     pixels: frame.pixels,
-    seed: s.diffusion.seed,
+    seed: settings.diffusion.seed,
   });
-  compositeStoreOf(session).update({ regionIssues: built.ok ? [] : built.issues });
-  if (!built.ok) return;
-  await runInFrame(session, controller, '/api/regional', built.request, frame, prompt.slice(0, LAYER_NAME_LENGTH));
+  return { frame, built };
 }
 
-export async function generateSketchMap(session: EditorSession, controller: GenerationController): Promise<void> {
-  const s = controller.settings.state;
-  const frame = currentFrame(session, s.diffusion.dimension);
+/** The brush-based request as things stand; `encodeMask` turns each painted brush's mask into an image. */
+export function sketchMapRequest(
+  session: EditorSession,
+  settings: GenerationSettings,
+  encodeMask: (mask: Uint8Array, size: PixelSize) => string,
+) {
+  const frame = currentFrame(session, settings.diffusion.dimension);
   const map = session.editor.doc.sketchMap;
   const built = buildSmdRequest(
     {
       backgroundPrompt: map.backgroundPrompt,
-      backgroundNegativePrompt: s.diffusion.negativePrompt,
+      backgroundNegativePrompt: settings.diffusion.negativePrompt,
       brushes: map.brushes,
       pixels: frame.pixels,
-      seed: s.diffusion.seed,
+      seed: settings.diffusion.seed,
     },
-    maskToPng,
+    encodeMask,
   );
-  compositeStoreOf(session).update({ sketchIssues: built.ok ? [] : built.issues });
+  return { frame, built };
+}
+
+export async function generateRegional(session: EditorSession, controller: GenerationController): Promise<void> {
+  const { frame, built } = regionalRequest(session, controller.settings.state);
+  compositeStoreOf(session).update({ regionChecked: !built.ok });
   if (!built.ok) return;
-  const name = map.backgroundPrompt.trim().slice(0, LAYER_NAME_LENGTH);
+  const name = built.request.prompt.slice(0, LAYER_NAME_LENGTH);
+  await runInFrame(session, controller, '/api/regional', built.request, frame, name);
+}
+
+export async function generateSketchMap(session: EditorSession, controller: GenerationController): Promise<void> {
+  const { frame, built } = sketchMapRequest(session, controller.settings.state, maskToPng);
+  compositeStoreOf(session).update({ sketchChecked: !built.ok });
+  if (!built.ok) return;
+  const name = built.request.backgroundPrompt.slice(0, LAYER_NAME_LENGTH);
   await runInFrame(session, controller, '/api/diffusion/smd', built.request, frame, name);
 }
 
@@ -70,6 +85,12 @@ async function runInFrame(
     ...(panel ? { clipTo: panel.id, locked: true } : {}),
   });
   if (!result.ok) return;
+  const before = session.ui.state.selection;
   session.ui.update({ selection: [result.value] });
   await asCompositeJob(result.value, () => controller.runInto(path, payload, result.value));
+  // A failed job took the layer away: select what was selected before, so the frame stays where it was.
+  const now = session.ui.state.selection;
+  if (!session.editor.doc.layers[result.value] && now.length === 1 && now[0] === result.value) {
+    session.ui.update({ selection: before.filter((id) => session.editor.doc.layers[id]) });
+  }
 }

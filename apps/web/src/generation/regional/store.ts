@@ -1,7 +1,6 @@
 // What the Regions and Sketch map sections show and draw with: not document state (it never enters history), one
 // store per editor session, shared by the sections in the prompt tab and the overlay on the canvas.
 import { useSyncExternalStore } from 'react';
-import type { CompositeIssue } from '@koma/domain';
 import type { EditorSession } from '../../editor/session.ts';
 
 /** Which section draws on the canvas: regions (boxes) or the sketch map (brush strokes); null for neither. */
@@ -14,13 +13,20 @@ export interface CompositeUi {
   brush: number;
   /** The sketch-map eraser: strokes clear the chosen brush instead of painting it. */
   erase: boolean;
-  /** What stopped the last Generate of each section, shown until the next try. */
-  regionIssues: CompositeIssue[];
-  sketchIssues: CompositeIssue[];
+  /** A Generate of the section was stopped: what stops it is shown (and kept up to date) until one goes through. */
+  regionChecked: boolean;
+  sketchChecked: boolean;
 }
 
 export class CompositeStore {
-  private value: CompositeUi = { mode: null, region: 0, brush: 0, erase: false, regionIssues: [], sketchIssues: [] };
+  private value: CompositeUi = {
+    mode: null,
+    region: 0,
+    brush: 0,
+    erase: false,
+    regionChecked: false,
+    sketchChecked: false,
+  };
   private readonly listeners = new Set<() => void>();
 
   get state(): CompositeUi {

@@ -19,6 +19,10 @@ export interface Point {
 
 export type Rgba = readonly [number, number, number, number];
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** The alpha byte's bits in a pixel read as one word. */
+const ALPHA_MASK = LITTLE_ENDIAN ? 0xff << 24 : 0xff;
+
 export function createRaster(width: number, height: number, fill?: Rgba): Raster {
   const raster = { width, height, data: new Uint8ClampedArray(Math.max(0, width * height * 4)) };
   if (fill) words(raster).fill(packRgba(fill));
@@ -106,8 +110,16 @@ function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
 export function opaqueBounds(r: Raster): Rect | null {
   const w32 = words(r);
   const w = r.width;
+  // Empty rows are most of a padded text raster: test eight pixels per branch.
   const rowUsed = (y: number) => {
-    for (let i = y * w, end = i + w; i < end; i++) if (alphaOf(w32[i]!) !== 0) return true;
+    let i = y * w;
+    const end = i + w;
+    for (const end8 = end - 7; i < end8; i += 8) {
+      const any =
+        w32[i]! | w32[i + 1]! | w32[i + 2]! | w32[i + 3]! | w32[i + 4]! | w32[i + 5]! | w32[i + 6]! | w32[i + 7]!;
+      if ((any & ALPHA_MASK) !== 0) return true;
+    }
+    for (; i < end; i++) if ((w32[i]! & ALPHA_MASK) !== 0) return true;
     return false;
   };
   let minY = 0;
@@ -151,8 +163,6 @@ export interface ClipBase {
   top: number;
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 /** One RGBA pixel as the signed word a little- or big-endian view of the bytes reads. */
 export function packRgba(c: Rgba): number {
   return LITTLE_ENDIAN
@@ -168,7 +178,8 @@ function words(r: Raster): Int32Array {
 /**
  * Draws `src`, whose top-left sits at (left, top) of `dst`, over `dst` (source-over on straight alpha). `opacity`
  * scales the source; `clip`, when given, multiplies the source's alpha by the clip base's alpha (a clipping mask),
- * and nothing is drawn outside the base. Opaque pixels are copied as whole words: most of a page is opaque art.
+ * and nothing is drawn outside the base. Runs of opaque pixels are block copies and runs that draw nothing are
+ * skipped, eight pixels per test: most of a page is opaque art inside its panel, or empty padding.
  */
 export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: ClipBase): void {
   let x0 = Math.max(0, left);
@@ -190,35 +201,126 @@ export function drawOver(dst: Raster, src: Raster, left: number, top: number, op
   const kw = clip?.raster.width ?? 0;
   const scale = Math.max(0, Math.min(1, opacity));
   for (let y = y0; y < y1; y++) {
-    let dp = y * dst.width + x0;
-    let sp = (y - top) * src.width + (x0 - left);
-    let kp = clip ? (y - clip.top) * kw + (x0 - clip.left) : 0;
-    for (let x = x0; x < x1; x++, dp++, sp++, kp++) {
-      const word = s32[sp]!;
+    const dRow = y * dst.width;
+    const sRow = (y - top) * src.width - left;
+    const kRow = clip ? (y - clip.top) * kw - clip.left : 0;
+    let x = x0;
+    while (x < x1) {
+      // A run of opaque source over opaque clip (most of a page: art inside its panel) is one block copy.
+      if (scale === 1) {
+        let end = x;
+        if (k32) {
+          // Eight at a time while both are opaque (the alpha bits of the AND of all sixteen words).
+          while (end + 8 <= x1) {
+            const si = sRow + end;
+            const ki = kRow + end;
+            const all =
+              s32[si]! &
+              s32[si + 1]! &
+              s32[si + 2]! &
+              s32[si + 3]! &
+              s32[si + 4]! &
+              s32[si + 5]! &
+              s32[si + 6]! &
+              s32[si + 7]! &
+              k32[ki]! &
+              k32[ki + 1]! &
+              k32[ki + 2]! &
+              k32[ki + 3]! &
+              k32[ki + 4]! &
+              k32[ki + 5]! &
+              k32[ki + 6]! &
+              k32[ki + 7]!;
+            if ((all & ALPHA_MASK) !== ALPHA_MASK) break;
+            end += 8;
+          }
+          while (end < x1 && alphaOf(s32[sRow + end]!) === 255 && alphaOf(k32[kRow + end]!) === 255) end++;
+        } else {
+          while (end + 8 <= x1) {
+            const si = sRow + end;
+            const all =
+              s32[si]! &
+              s32[si + 1]! &
+              s32[si + 2]! &
+              s32[si + 3]! &
+              s32[si + 4]! &
+              s32[si + 5]! &
+              s32[si + 6]! &
+              s32[si + 7]!;
+            if ((all & ALPHA_MASK) !== ALPHA_MASK) break;
+            end += 8;
+          }
+          while (end < x1 && alphaOf(s32[sRow + end]!) === 255) end++;
+        }
+        if (end > x) {
+          d32.set(s32.subarray(sRow + x, sRow + end), dRow + x);
+          x = end;
+          continue;
+        }
+      }
+      // Likewise skip a run that draws nothing: transparent source (outlines, padding) or outside the clip.
+      let skip = x;
+      while (skip + 8 <= x1) {
+        const si = sRow + skip;
+        const any =
+          s32[si]! |
+          s32[si + 1]! |
+          s32[si + 2]! |
+          s32[si + 3]! |
+          s32[si + 4]! |
+          s32[si + 5]! |
+          s32[si + 6]! |
+          s32[si + 7]!;
+        if ((any & ALPHA_MASK) === 0) {
+          skip += 8;
+          continue;
+        }
+        if (!k32) break;
+        const ki = kRow + skip;
+        const clipAny =
+          k32[ki]! |
+          k32[ki + 1]! |
+          k32[ki + 2]! |
+          k32[ki + 3]! |
+          k32[ki + 4]! |
+          k32[ki + 5]! |
+          k32[ki + 6]! |
+          k32[ki + 7]!;
+        if ((clipAny & ALPHA_MASK) !== 0) break;
+        skip += 8;
+      }
+      if (k32) {
+        while (skip < x1 && (alphaOf(s32[sRow + skip]!) === 0 || alphaOf(k32[kRow + skip]!) === 0)) skip++;
+      } else {
+        while (skip < x1 && alphaOf(s32[sRow + skip]!) === 0) skip++;
+      }
+      if (skip > x) {
+        x = skip;
+        continue;
+      }
+      const word = s32[sRow + x]!;
       let sa = alphaOf(word);
-      if (sa === 0) continue;
-      const ka = k32 ? alphaOf(k32[kp]!) : 255;
-      if (sa === 255 && ka === 255 && scale === 1) {
-        d32[dp] = word;
-        continue;
-      }
+      const ka = k32 ? alphaOf(k32[kRow + x]!) : 255;
       sa = (sa * scale * ka) / 255;
-      if (sa <= 0) continue;
-      const di = dp << 2;
-      const da = d[di + 3]!;
-      if (da === 0) {
-        d32[dp] = word;
-        d[di + 3] = sa;
-        continue;
+      if (sa > 0) {
+        const dp = dRow + x;
+        const di = dp << 2;
+        const da = d[di + 3]!;
+        if (da === 0) {
+          d32[dp] = word;
+          d[di + 3] = sa;
+        } else {
+          const si = (sRow + x) << 2;
+          const as = sa / 255;
+          const ad = (da / 255) * (1 - as);
+          const a = as + ad;
+          d[di] = (s[si]! * as + d[di]! * ad) / a;
+          d[di + 1] = (s[si + 1]! * as + d[di + 1]! * ad) / a;
+          d[di + 2] = (s[si + 2]! * as + d[di + 2]! * ad) / a;
+          d[di + 3] = a * 255;
+        }
       }
-      const si = sp << 2;
-      const as = sa / 255;
-      const ad = (da / 255) * (1 - as);
-      const a = as + ad;
-      d[di] = (s[si]! * as + d[di]! * ad) / a;
-      d[di + 1] = (s[si + 1]! * as + d[di + 1]! * ad) / a;
-      d[di + 2] = (s[si + 2]! * as + d[di + 2]! * ad) / a;
-      d[di + 3] = a * 255;
+      x++;
     }
   }
 }

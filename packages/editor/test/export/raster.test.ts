@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRaster, drawOver, opaqueBounds, type ClipBase, type Raster } from '../../src/export/raster.ts';
+
+/** Source-over one pixel at a time, the plain formula drawOver's block copies and skips must agree with. */
+function referenceDrawOver(dst: Raster, src: Raster, left: number, top: number, opacity: number, clip?: ClipBase) {
+  const d = dst.data;
+  const s = src.data;
+  const scale = Math.max(0, Math.min(1, opacity));
+  for (let y = 0; y < dst.height; y++) {
+    for (let x = 0; x < dst.width; x++) {
+      const sx = x - left;
+      const sy = y - top;
+      if (sx < 0 || sy < 0 || sx >= src.width || sy >= src.height) continue;
+      let ka = 255;
+      if (clip) {
+        const cx = x - clip.left;
+        const cy = y - clip.top;
+        if (cx < 0 || cy < 0 || cx >= clip.raster.width || cy >= clip.raster.height) continue;
+        ka = clip.raster.data[(cy * clip.raster.width + cx) * 4 + 3]!;
+      }
+      const si = (sy * src.width + sx) * 4;
+      const di = (y * dst.width + x) * 4;
+      const sa = (s[si + 3]! * scale * ka) / 255;
+      if (sa <= 0) continue;
+      const da = d[di + 3]!;
+      if (sa === 255 || da === 0) {
+        d[di] = s[si]!;
+        d[di + 1] = s[si + 1]!;
+        d[di + 2] = s[si + 2]!;
+        d[di + 3] = sa;
+        continue;
+      }
+      const as = sa / 255;
+      const ad = (da / 255) * (1 - as);
+      const a = as + ad;
+      d[di] = (s[si]! * as + d[di]! * ad) / a;
+      d[di + 1] = (s[si + 1]! * as + d[di + 1]! * ad) / a;
+      d[di + 2] = (s[si + 2]! * as + d[di + 2]! * ad) / a;
+      d[di + 3] = a * 255;
+    }
+  }
+}
+
+/** Rasters whose alpha comes in runs (opaque, clear, partial), as art, outlines and panel masks do. */
+const raster = (maxW: number, maxH: number) =>
+  fc
+    .record({
+      width: fc.integer({ min: 1, max: maxW }),
+      height: fc.integer({ min: 1, max: maxH }),
+      runs: fc.array(
+        fc.record({ length: fc.integer({ min: 1, max: 40 }), alpha: fc.constantFrom(0, 255, 255, 128, 1) }),
+        {
+          minLength: 1,
+          maxLength: 20,
+        },
+      ),
+      seed: fc.integer({ min: 1, max: 1 << 20 }),
+    })
+    .map(({ width, height, runs, seed }) => {
+      const r = createRaster(width, height);
+      let run = 0;
+      let left = runs[0]!.length;
+      let s = seed;
+      for (let i = 0; i < width * height; i++) {
+        if (left === 0) {
+          run = (run + 1) % runs.length;
+          left = runs[run]!.length;
+        }
+        left--;
+        s = (s * 1103515245 + 12345) & 0x7fffffff;
+        r.data.set([s & 255, (s >> 8) & 255, (s >> 16) & 255, runs[run]!.alpha], i * 4);
+      }
+      return r;
+    });
+
+describe('drawOver', () => {
+  it('matches per-pixel source-over for any placement, opacity and clip base', () => {
+    fc.assert(
+      fc.property(
+        raster(50, 12),
+        raster(60, 14),
+        fc.option(raster(60, 14), { nil: undefined }),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.constantFrom(1, 1, 0.5, 0),
+        (dstStart, src, clipRaster, left, top, clipLeft, clipTop, opacity) => {
+          const clip = clipRaster ? { raster: clipRaster, left: clipLeft, top: clipTop } : undefined;
+          const expected = { ...dstStart, data: dstStart.data.slice() };
+          const actual = { ...dstStart, data: dstStart.data.slice() };
+          referenceDrawOver(expected, src, left, top, opacity, clip);
+          drawOver(actual, src, left, top, opacity, clip);
+          expect(Array.from(actual.data)).toEqual(Array.from(expected.data));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('opaqueBounds', () => {
+  it('is the smallest box around every pixel with some alpha', () => {
+    fc.assert(
+      fc.property(raster(70, 20), (r) => {
+        let minX = Infinity;
+        let minY = Infinity;
+        let maxX = -1;
+        let maxY = -1;
+        for (let y = 0; y < r.height; y++) {
+          for (let x = 0; x < r.width; x++) {
+            if (r.data[(y * r.width + x) * 4 + 3] === 0) continue;
+            minX = Math.min(minX, x);
+            maxX = Math.max(maxX, x);
+            minY = Math.min(minY, y);
+            maxY = Math.max(maxY, y);
+          }
+        }
+        const expected = maxX < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
+        expect(opaqueBounds(r)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -319,8 +319,12 @@ describe('generation in the editor', () => {
     await expect
       .poll(async () => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 10_000 })
       .toBe('saved');
-    const stored = await page.evaluate(() => localStorage.getItem('koma.generation.jobs'));
-    expect(stored).toContain(layerId); // the editor remembers which layer the running job belongs to
+    // The server keeps which layer the running job belongs to (the tag the editor submitted it with).
+    const active = await page.evaluate(async () => {
+      const res = await fetch('/api/jobs?status=active');
+      return ((await res.json()) as { jobs: { client?: { job?: { layerId?: string } } }[] }).jobs;
+    });
+    expect(active.map((j) => j.client?.job?.layerId)).toEqual([layerId]);
     await page.reload();
     await page.waitForSelector('[data-testid=canvas] canvas');
     // The job goes on: the layer shows it processing again, then gets its image.

@@ -1,3 +1,4 @@
+import { ExportError, psdWriteError, writePsdBytes } from '@koma/editor';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyLocale } from '../i18n/index.ts';
 import { exportStrings, exportText, reasonText, stageText } from './i18n.ts';
@@ -59,6 +60,28 @@ describe('export strings', () => {
     await applyLocale('ja');
     expect(exportText('importError.depth', { depth: 16 })).toBe(
       'このドキュメントは 1 チャンネルあたり 16 ビットです。読み込めるのは 8 ビットのドキュメントだけです。',
+    );
+  });
+
+  it('words the builder’s and writer’s refusals by their code, values included', async () => {
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        if (error instanceof ExportError && error.code) return error;
+      }
+      throw new Error('expected a coded ExportError');
+    };
+    const level = refusal(() => writePsdBytes({ width: 10, height: 10 }, { compression: 12 }));
+    const tooLong = psdWriteError(new Error('String too long'));
+    expect(exportText(`builderError.${level.code!}`, level.values)).toBe(level.message);
+    expect(exportText(`builderError.${tooLong.code!}`, tooLong.values)).toBe(tooLong.message);
+    await applyLocale('ja');
+    expect(exportText(`builderError.${level.code!}`, level.values)).toBe(
+      '圧縮レベルは 0 から 9 の整数で指定してください（12 は使えません）。',
+    );
+    expect(exportText(`builderError.${tooLong.code!}`, tooLong.values)).toBe(
+      'ファイル内の名前か文字列が 255 文字を超えています。',
     );
   });
 });

@@ -103,6 +103,8 @@ scope.onmessage = (event: MessageEvent<WorkerRequest>) => {
       reply({ type: 'error', message, text: { key: `importError.${error.code}`, values: error.values } });
     } else if (error instanceof WordedError) {
       reply({ type: 'error', message, text: error.text });
+    } else if (error instanceof ExportError && error.code) {
+      reply({ type: 'error', message, text: { key: `builderError.${error.code}`, values: error.values } });
     } else if (error instanceof ExportError) {
       reply({ type: 'error', message });
     } else {

@@ -17,9 +17,35 @@ import {
 } from './raster.ts';
 import { applyWatermark, needsWatermark, watermarkRaster, type Plan } from './watermark.ts';
 
-/** An export that cannot be written, with a message meant for the user. */
+/** Why the builder or writer refused a page; the browser words each in the user's language. */
+export type ExportErrorCode =
+  | 'compressionLevel'
+  | 'pageSize'
+  | 'layerPixelsMissing'
+  | 'layerPixelsSize'
+  | 'noValidSize'
+  | 'needsPsb'
+  | 'bitDepth'
+  | 'compositeSize'
+  | 'pixelsAndChildren'
+  | 'textTooLong'
+  | 'placedLayerGuid'
+  | 'layerBounds'
+  | 'writeFailed';
+
+/**
+ * An export that cannot be written, with a message meant for the user in English and, from the builder, a code
+ * and the values it names so that the browser can word it in the user's language.
+ */
 export class ExportError extends Error {
   override readonly name = 'ExportError';
+  constructor(
+    message: string,
+    readonly code?: ExportErrorCode,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
 }
 
 let canvasReady = false;
@@ -150,17 +176,26 @@ export interface PsdWriteOptions {
 export function writePsdBytes(psd: Psd, options: PsdWriteOptions = {}): Uint8Array {
   const level = options.compression ?? 0;
   if (!Number.isInteger(level) || level < 0 || level > 9) {
-    throw new ExportError(`The compression level must be a whole number from 0 to 9, not ${level}.`);
+    throw new ExportError(
+      `The compression level must be a whole number from 0 to 9, not ${level}.`,
+      'compressionLevel',
+      {
+        level,
+      },
+    );
   }
   if (!(psd.width > 0 && psd.height > 0) || !Number.isFinite(psd.width) || !Number.isFinite(psd.height)) {
-    throw new ExportError(`The page size ${psd.width}×${psd.height} cannot be exported.`);
+    throw new ExportError(`The page size ${psd.width}×${psd.height} cannot be exported.`, 'pageSize', {
+      width: psd.width,
+      height: psd.height,
+    });
   }
   const psb = psd.width > PSD_MAX_SIDE || psd.height > PSD_MAX_SIDE;
   ensurePsdPixels();
   try {
     return writePsdUint8Array(psd, { psb, compress: level > 0, noBackground: true });
   } catch (error) {
-    throw new ExportError(explainPsdError(error));
+    throw psdWriteError(error);
   }
 }
 
@@ -169,21 +204,41 @@ export function psdExtension(width: number, height: number): 'psd' | 'psb' {
   return width > PSD_MAX_SIDE || height > PSD_MAX_SIDE ? 'psb' : 'psd';
 }
 
+const WRITER_RULES: [RegExp, ExportErrorCode, string][] = [
+  [/Invalid document size/i, 'noValidSize', 'The page has no valid size to export.'],
+  [
+    /too large|max is 30000/i,
+    'needsPsb',
+    'The page is larger than 30000×30000 pixels: it must be saved as a PSB file.',
+  ],
+  [/bitsPerChannel|bit ?depth|bitDepth/i, 'bitDepth', 'Only 8 bits per channel can be written to a PSD file.'],
+  [
+    /same size as document/i,
+    'compositeSize',
+    'The flattened picture does not match the page size; nothing was written.',
+  ],
+  [
+    /both '(canvas|imageData)' and 'children'/i,
+    'pixelsAndChildren',
+    'A layer cannot hold both pixels and other layers.',
+  ],
+  [/String too long/i, 'textTooLong', 'A name or text in the file is longer than 255 characters.'],
+  [/GUID/i, 'placedLayerGuid', 'A placed layer needs a GUID id.'],
+  [/dimentions|dimensions/i, 'layerBounds', 'A layer’s pixels do not match its bounds.'],
+];
+
+/** An ag-psd error as an ExportError the user can act on (the writer rules of generation.md §5). */
+export function psdWriteError(error: unknown): ExportError {
+  const message = error instanceof Error ? error.message : String(error);
+  const hit = WRITER_RULES.find(([pattern]) => pattern.test(message));
+  return hit
+    ? new ExportError(hit[2], hit[1])
+    : new ExportError(`The PSD file could not be written: ${message}`, 'writeFailed', { message });
+}
+
 /** A sentence for the user from an ag-psd error (the writer rules of generation.md §5). */
 export function explainPsdError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const rules: [RegExp, string][] = [
-    [/Invalid document size/i, 'The page has no valid size to export.'],
-    [/too large|max is 30000/i, 'The page is larger than 30000×30000 pixels: it must be saved as a PSB file.'],
-    [/bitsPerChannel|bit ?depth|bitDepth/i, 'Only 8 bits per channel can be written to a PSD file.'],
-    [/same size as document/i, 'The flattened picture does not match the page size; nothing was written.'],
-    [/both '(canvas|imageData)' and 'children'/i, 'A layer cannot hold both pixels and other layers.'],
-    [/String too long/i, 'A name or text in the file is longer than 255 characters.'],
-    [/GUID/i, 'A placed layer needs a GUID id.'],
-    [/dimentions|dimensions/i, 'A layer’s pixels do not match its bounds.'],
-  ];
-  const hit = rules.find(([pattern]) => pattern.test(message));
-  return hit ? hit[1] : `The PSD file could not be written: ${message}`;
+  return psdWriteError(error).message;
 }
 
 function countRasters(nodes: readonly PlanNode[]): number {
@@ -209,10 +264,16 @@ function pixelsFor(
       break;
     default: {
       const given = rasters.get(node.key);
-      if (!given) throw new ExportError(`The pixels of layer “${node.name}” are missing.`);
+      if (!given) {
+        throw new ExportError(`The pixels of layer “${node.name}” are missing.`, 'layerPixelsMissing', {
+          name: node.name,
+        });
+      }
       if (given.width !== local.width || given.height !== local.height) {
         throw new ExportError(
           `The pixels of layer “${node.name}” are ${given.width}×${given.height}, expected ${local.width}×${local.height}.`,
+          'layerPixelsSize',
+          { name: node.name, got: `${given.width}×${given.height}`, expected: `${local.width}×${local.height}` },
         );
       }
       // An image's adjustments, placed by its whole box (the raster may be cut at the page edge).

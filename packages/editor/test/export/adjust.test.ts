@@ -195,27 +195,3 @@ describe('adjustments in the exported page', () => {
     expect(px(rasters.get('sky:image')!, 10, 10)).toEqual([...COLORS.sky!]);
   });
 });
-
-describe('speed', () => {
-  it('adjusts a full 1700×2400 page with every parameter in one pass, quickly', () => {
-    const r = noise(1700, 2400);
-    const p = params({
-      exposure: 0.3,
-      contrast: 1.1,
-      highlights: 0.2,
-      shadows: 0.2,
-      whites: 0.9,
-      blacks: 1.1,
-      vignette: 0.4,
-      grain: 0.3,
-      saturation: 1.2,
-    });
-    adjustImage(r, p, whole(r));
-    const start = performance.now();
-    adjustImage(r, p, whole(r));
-    const ms = performance.now() - start;
-    console.log(`adjustImage 1700×2400, all parameters: ${ms.toFixed(0)} ms`);
-    // Generous for a shared 2-core machine: 100–170 ms measured here at a load average of 7 (exposure alone: 45 ms).
-    expect(ms).toBeLessThan(1500);
-  });
-});

@@ -243,8 +243,11 @@ describe('exporting a comic page', () => {
     const h = centre(built.hidden);
     expect(pixel(freePixels, h.x, h.y).slice(0, 3)).not.toEqual([0, 0, 255]);
 
+    expect(await page.locator('.export-dialog__note').count()).toBe(1);
     setPlan(server, email, 'subscriber');
     const paid = await rgba((await exportFile(page, 'png')).bytes);
+    // The note follows the server's plan, not the one the page loaded with.
+    expect(await page.locator('.export-dialog__note').count()).toBe(0);
     // The two files differ exactly where the watermark sits, bottom right.
     const { rect } = watermarkRaster(1700, 2400);
     let inside = 0;

@@ -25,6 +25,8 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const t = useT();
   const { user } = useSession();
   const [open, setOpen] = useState(false);
+  // The plan the server reports when the dialog opens: the watermark note follows an upgrade made elsewhere.
+  const [plan, setPlan] = useState(user?.plan);
   const [format, setFormat] = useState<Format>('png');
   const [compression, setCompression] = useState(0);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
@@ -33,6 +35,11 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const busy = progress !== null;
   const comic = session.type === 'COMIC';
+
+  const openDialog = () => {
+    setOpen(true);
+    void serverPlan(user?.plan).then(setPlan);
+  };
 
   const run = async (task: () => Promise<void>) => {
     setError(null);
@@ -51,6 +58,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const startExport = () =>
     run(async () => {
       const plan = await serverPlan(user?.plan);
+      setPlan(plan);
       if (format === 'png') await exportPng(session, plan, setProgress);
       else
         await exportPsd(
@@ -69,7 +77,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
 
   return (
     <>
-      <button type="button" className="button" data-testid="export-open" onClick={() => setOpen(true)}>
+      <button type="button" className="button" data-testid="export-open" onClick={openDialog}>
         {t('export.dialog.open')}
       </button>
       {open && (
@@ -124,7 +132,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 </select>
               </label>
             )}
-            {user?.plan !== 'subscriber' && <p className="export-dialog__note">{t('export.dialog.watermark')}</p>}
+            {plan !== 'subscriber' && <p className="export-dialog__note">{t('export.dialog.watermark')}</p>}
             <div className="button-row">
               <button
                 type="button"

@@ -79,13 +79,14 @@ export async function blurChannel(raw: Buffer, width: number, height: number, bl
 /**
  * Feathers inward: the alpha is 0 wherever the mask is 0 (so those pixels never change), equals the mask in its
  * interior, and ramps from 0 at the mask's edge to full over about the blur width. 2*blurred - mask does exactly
- * that: at a hard edge the blur is mask/2, deep inside it equals the mask.
+ * that: at a hard edge the blur is mask/2, deep inside it equals the mask. It is capped by the mask itself, because
+ * an anti-aliased rim pixel (mask nearly 0, blur nearly 1/2) would otherwise take almost all of the new picture.
  */
 export function featherAlpha(mask: Float32Array, blurred: Float32Array): Float32Array {
   const alpha = new Float32Array(mask.length);
   for (let i = 0; i < mask.length; i++) {
     const m = mask[i] ?? 0;
-    alpha[i] = m > 0 ? Math.min(1, Math.max(0, 2 * (blurred[i] ?? 0) - m)) : 0;
+    alpha[i] = m > 0 ? Math.min(m, Math.max(0, 2 * (blurred[i] ?? 0) - m)) : 0;
   }
   return alpha;
 }

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { EngineError } from '../../engines/errors.ts';
 import type { DiffusionParams, EngineTask } from '../../engines/types.ts';
 import type { JobDeps } from '../deps.ts';
+import { ellipseInRegion, ellipseMask, faceEllipse, faceMaskBlur, pasteFace } from './face-patch.ts';
 import {
   parse,
   parseSchema,
@@ -363,7 +364,7 @@ const faceEdit: JobKind = {
       image: EMPTY,
       mask: EMPTY,
       strength: r.strength / 100,
-      maskBlur: INPAINT_MASK_DEFAULT_BLUR,
+      maskBlur: faceMaskBlur(r.face_width, r.face_height),
     };
     return { inputs: { ...r, image } satisfies FaceEdit, cost, ...route(deps, stub) };
   },
@@ -380,48 +381,30 @@ const faceEdit: JobKind = {
       throw new EngineError('validation', err instanceof Error ? err.message : String(err));
     }
     const crop = await deps.vision.cropFace(source, face.bbox, 1024);
-    const [rx0, ry0, rx1] = crop.region;
-    const scale = 1024 / (rx1 - rx0);
-    // The mask covers the face box inside the crop (an ellipse, feathered by the engine's mask blur).
-    const [fx0, fy0, fx1, fy1] = face.bbox;
-    const cx = ((fx0 + fx1) / 2 - rx0) * scale;
-    const cy = ((fy0 + fy1) / 2 - ry0) * scale;
-    const rx = ((fx1 - fx0) / 2) * scale * 1.1;
-    const ry = ((fy1 - fy0) / 2) * scale * 1.2;
-    const maskSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024"><rect width="1024" height="1024" fill="black"/><ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" fill="white"/></svg>`;
+    const ellipse = faceEllipse(face.bbox);
+    const maskBlur = faceMaskBlur(r.face_width, r.face_height);
     const toWork = (b: Buffer) => sharp(b).resize(r.face_width, r.face_height, { fit: 'fill' }).png().toBuffer();
     const task: EngineTask = {
       kind: 'face_enhance',
       ...faceParams(model, r),
       image: await toWork(crop.image),
-      mask: await toWork(Buffer.from(maskSvg)),
+      mask: await ellipseMask(
+        ellipseInRegion(ellipse, crop.region, r.face_width, r.face_height),
+        r.face_width,
+        r.face_height,
+      ),
       strength: r.strength / 100,
-      maskBlur: INPAINT_MASK_DEFAULT_BLUR,
+      maskBlur,
     };
     const result = await runEngine(deps, task, report, signal);
-    // Paste each enhanced crop back where it was cut, keeping the source's size.
+    // Back into the source through the same ellipse, its feather scaled to source pixels, keeping the source's size.
     const meta = await sharp(source).metadata();
     const width = meta.width ?? 0;
     const height = meta.height ?? 0;
-    const regionSize = Math.round(rx1 - rx0);
+    const sourceBlur = (maskBlur * (crop.region[2] - crop.region[0])) / r.face_width;
     const images = [];
     for (const out of result.images) {
-      const patch = await sharp(out.bytes).resize(regionSize, regionSize, { fit: 'fill' }).png().toBuffer();
-      const left = Math.round(rx0);
-      const top = Math.round(ry0);
-      const clipped = await sharp(patch)
-        .extract({
-          left: Math.max(0, -left),
-          top: Math.max(0, -top),
-          width: Math.min(regionSize, width - left) - Math.max(0, -left),
-          height: Math.min(regionSize, height - top) - Math.max(0, -top),
-        })
-        .png()
-        .toBuffer();
-      const bytes = await sharp(source)
-        .composite([{ input: clipped, left: Math.max(0, left), top: Math.max(0, top) }])
-        .png()
-        .toBuffer();
+      const bytes = await pasteFace(source, out.bytes, crop.region, ellipse, sourceBlur);
       images.push({ ...out, bytes, mime: 'image/png', width, height });
     }
     return storeResult(

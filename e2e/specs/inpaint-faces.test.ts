@@ -1,0 +1,358 @@
+// Inpaint and face enhance judged on the exported page, as the creator gets it: only what was painted (or the face)
+// changes, everything well away from it keeps its exact pixels. Runs against the real server, its builtin engine and
+// its face detector (a real model on the CPU), exporting through the Export dialog before and after.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { watermarkRaster } from '@koma/editor';
+import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { REPO_ROOT } from '../support/paths.ts';
+
+let server: RunningServer;
+let browser: Browser;
+const PHOTO = path.join(REPO_ROOT, 'apps', 'server', 'test', 'fixtures', 'vision', 'photo-three-faces.jpg');
+
+beforeAll(async () => {
+  server = await startServer({ env: { STARTING_CREDITS: '100' } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Stroke {
+  points: number[];
+  radius: number;
+  erase?: boolean;
+}
+
+interface Layer {
+  type: string;
+  transform: { x: number; y: number; size: { width: number; height: number } };
+  originalSize: { width: number; height: number };
+  data: {
+    variations?: { id: string }[];
+    variationsIdx?: number;
+    maskParams?: { mask: Stroke[]; blurRadius: number; feathering: number };
+    faceStore?: Record<string, { bbox: [number, number, number, number]; score: number }[]>;
+  };
+}
+
+interface Snapshot {
+  layers: Record<string, Layer>;
+  children: string[];
+  processing: Record<string, unknown>;
+}
+
+async function snapshot(page: Page): Promise<Snapshot> {
+  return page.evaluate(() => {
+    const s = (window as unknown as { __koma: any }).__koma;
+    const doc = s.editor.doc;
+    return { layers: doc.layers, children: doc.layers[s.activeRoot()].children, processing: s.ui.state.processing };
+  });
+}
+
+const images = (snap: Snapshot) =>
+  Object.entries(snap.layers)
+    .filter(([, l]) => l.type === 'IMAGE')
+    .map(([id, l]) => ({ id, ...l }));
+
+async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
+  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
+}
+
+async function select(page: Page, id: string): Promise<void> {
+  await page.evaluate((layer) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [layer] }), id);
+}
+
+async function blur(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+async function creditTotal(page: Page): Promise<number> {
+  return Number((await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, ''));
+}
+
+async function idle(page: Page): Promise<void> {
+  await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 10_000 }).toBe(0);
+}
+
+/** A new comic with its one panel removed, so what lands on the page is a free layer, whole on the page. */
+async function emptyPage(page: Page, label: string): Promise<void> {
+  await signUp(page, uniqueEmail(label));
+  await page.getByRole('button', { name: /New comic/ }).click();
+  await page.waitForURL(/\/editor\/[^/]+$/);
+  await page.waitForSelector('[data-testid=canvas] canvas');
+  await expect.poll(async () => (await snapshot(page)).children.length).toBe(1);
+  await select(page, (await snapshot(page)).children[0]!);
+  await blur(page);
+  await page.keyboard.press('Delete');
+  await expect.poll(async () => (await snapshot(page)).children.length).toBe(0);
+}
+
+/** Exports the page as PNG through the Export dialog and decodes it. */
+async function exportPage(page: Page): Promise<{ width: number; height: number; data: Buffer }> {
+  await page.getByTestId('export-open').click();
+  await page.getByTestId('export-format-png').check();
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 90_000 }),
+    page.getByTestId('export-start').click(),
+  ]);
+  const file = await download.path();
+  await expect.poll(() => page.getByTestId('export-progress').count(), { timeout: 30_000 }).toBe(0);
+  expect(await page.getByTestId('export-error').count()).toBe(0);
+  await page.getByTestId('export-close').click();
+  const { data, info } = await sharp(readFileSync(file)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+type Zone = 'keep' | 'change' | 'ignore';
+
+/**
+ * Compares two exports of the same page pixel by pixel over the layer's box: `zone` says, for a point in the image's
+ * own pixels, whether it must keep its colour (within ±1) or should change. The watermark corner is left out.
+ */
+function compare(
+  before: { width: number; height: number; data: Buffer },
+  after: { width: number; height: number; data: Buffer },
+  layer: Layer,
+  zone: (ix: number, iy: number) => Zone,
+): { kept: number; keptChanged: number; toChange: number; changed: number } {
+  expect([after.width, after.height]).toEqual([before.width, before.height]);
+  const { rect } = watermarkRaster(before.width, before.height);
+  const t = layer.transform;
+  const sx = layer.originalSize.width / t.size.width;
+  const sy = layer.originalSize.height / t.size.height;
+  const out = { kept: 0, keptChanged: 0, toChange: 0, changed: 0 };
+  const x0 = Math.max(0, Math.floor(t.x));
+  const y0 = Math.max(0, Math.floor(t.y));
+  const x1 = Math.min(before.width, Math.ceil(t.x + t.size.width));
+  const y1 = Math.min(before.height, Math.ceil(t.y + t.size.height));
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      if (x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height) continue;
+      const z = zone((x + 0.5 - t.x) * sx, (y + 0.5 - t.y) * sy);
+      if (z === 'ignore') continue;
+      const i = (y * before.width + x) * 4;
+      let diff = 0;
+      for (let c = 0; c < 4; c++) diff = Math.max(diff, Math.abs(before.data[i + c]! - after.data[i + c]!));
+      if (z === 'keep') {
+        out.kept++;
+        if (diff > 1) out.keptChanged++;
+      } else {
+        out.toChange++;
+        if (diff > 1) out.changed++;
+      }
+    }
+  }
+  return out;
+}
+
+/** Distance from a point to a stroke's path (its points as a polyline). */
+function distanceToStroke(s: Stroke, x: number, y: number): number {
+  let best = Infinity;
+  for (let i = 0; i + 1 < s.points.length; i += 2) {
+    const ax = s.points[i]!;
+    const ay = s.points[i + 1]!;
+    const bx = s.points[i + 2] ?? ax;
+    const by = s.points[i + 3] ?? ay;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len = dx * dx + dy * dy;
+    const k = len === 0 ? 0 : Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / len));
+    best = Math.min(best, Math.hypot(x - ax - k * dx, y - ay - k * dy));
+  }
+  return best;
+}
+
+describe('inpaint and face enhance on the exported page', () => {
+  it('inpaints a painted region: only that region changes in the exported PNG', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await emptyPage(page, 'inpaint');
+    await page.getByTestId('prompt-input').fill('a lighthouse on a cliff');
+    await blur(page);
+    const centre = await toScreen(page, 850, 1200);
+    await page.mouse.move(centre.x, centre.y);
+    await page.keyboard.press('g');
+    await expect
+      .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 30_000 })
+      .toBe(1);
+    await idle(page);
+    const sourceId = images(await snapshot(page))[0]!.id;
+    const before = await exportPage(page);
+
+    // A brush stroke across the middle of the picture.
+    const t = (await snapshot(page)).layers[sourceId]!.transform;
+    await page.getByTestId('tool-BRUSH').click();
+    const a = await toScreen(page, t.x + t.size.width * 0.3, t.y + t.size.height * 0.4);
+    const b = await toScreen(page, t.x + t.size.width * 0.6, t.y + t.size.height * 0.5);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(b.x, b.y, { steps: 8 });
+    await page.mouse.up();
+    await expect
+      .poll(async () => (await snapshot(page)).layers[sourceId]!.data.maskParams!.mask.length)
+      .toBeGreaterThan(0);
+    await page.getByTestId('tool-MOVE').click();
+    await select(page, sourceId);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('op-inpaint').click();
+    await expect.poll(async () => images(await snapshot(page)).length).toBe(2);
+    const resultId = images(await snapshot(page)).find((l) => l.id !== sourceId)!.id;
+    await expect
+      .poll(async () => (await snapshot(page)).layers[resultId]?.data.variations?.length ?? 0, { timeout: 30_000 })
+      .toBe(1);
+    await idle(page);
+    await page.waitForTimeout(500); // let the canvas draw the result for the screenshot
+    await screenshot(page, 'inpaint-region');
+    const after = await exportPage(page);
+
+    const source = (await snapshot(page)).layers[sourceId]!;
+    const { mask: strokes, blurRadius, feathering } = source.data.maskParams!;
+    const painted = strokes.filter((s) => !s.erase);
+    expect(painted.length).toBeGreaterThan(0);
+    // The mask is blurred by blurRadius plus the feathering share of the shorter side (a canvas blur, whose
+    // radius is the Gaussian's sigma), then the engine feathers it by its own 10 px: four sigmas and the engine's
+    // feather past the brush edge, nothing may change.
+    const sigma = blurRadius + feathering * Math.min(source.originalSize.width, source.originalSize.height) * 0.5;
+    const margin = 4 * sigma + 10 + 4;
+    const report = compare(before, after, source, (x, y) => {
+      let nearest = Infinity;
+      for (const s of painted) nearest = Math.min(nearest, distanceToStroke(s, x, y) - s.radius);
+      if (nearest > margin) return 'keep';
+      if (nearest < -Math.min(...painted.map((s) => s.radius)) / 2) return 'change';
+      return 'ignore';
+    });
+    expect(report.kept).toBeGreaterThan(100_000);
+    expect(report.keptChanged).toBe(0);
+    expect(report.toChange).toBeGreaterThan(500);
+    // The builtin engine paints from the prompt's palette (the layer's own prompt, so the source's colours): a flat
+    // area can be repainted in the colour it had. Most of the painted core still changes, whatever the seed.
+    expect(report.changed / report.toChange).toBeGreaterThan(0.3);
+
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  }, 150_000);
+
+  it('detects the faces of a shipped photo and enhances face 0: a new variation, charged, only the face changed', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
+    await emptyPage(page, 'faces');
+
+    // The photo dropped on the page, as a file from the desktop would be.
+    const bytes = [...readFileSync(PHOTO)];
+    const at = await toScreen(page, 850, 1200);
+    const box = (await page.getByTestId('canvas').boundingBox())!;
+    await page.evaluate(
+      ([cx, cy, data]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(data)], 'photo-three-faces.jpg', { type: 'image/jpeg' }));
+        const target = document.querySelector('[data-testid=canvas]')!;
+        const rect = target.getBoundingClientRect();
+        const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
+        target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
+        target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
+      },
+      [at.x - box.x, at.y - box.y, bytes] as const,
+    );
+    await expect
+      .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 30_000 })
+      .toBe(1);
+    const layerId = images(await snapshot(page))[0]!.id;
+    expect((await snapshot(page)).layers[layerId]!.originalSize).toEqual({ width: 960, height: 640 });
+    await expect
+      .poll(async () => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('saved');
+    const before = await exportPage(page);
+
+    await select(page, layerId);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('op-detect-faces').click();
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('toast')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toBe('Detecting faces...');
+    // A real detector on a shared 2-core machine.
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('toast')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 90_000 },
+      )
+      .toBe('Faces detected');
+    await idle(page);
+    const layer = (await snapshot(page)).layers[layerId]!;
+    const shown = layer.data.variations![layer.data.variationsIdx!]!.id;
+    const faces = layer.data.faceStore![shown]!;
+    expect(faces.length).toBeGreaterThanOrEqual(1);
+    for (const f of faces) {
+      const [x0, y0, x1, y1] = f.bbox;
+      expect(x0).toBeGreaterThanOrEqual(0);
+      expect(y0).toBeGreaterThanOrEqual(0);
+      expect(x1).toBeLessThanOrEqual(960);
+      expect(y1).toBeLessThanOrEqual(640);
+      // A face, not a sliver or the whole photo.
+      expect(x1 - x0).toBeGreaterThan(20);
+      expect(y1 - y0).toBeGreaterThan(20);
+      expect((x1 - x0) * (y1 - y0)).toBeLessThan((960 * 640) / 4);
+      expect(f.score).toBeGreaterThanOrEqual(0.25);
+    }
+    await screenshot(page, 'faces-detected');
+
+    // Enhance face 0: one face-edit at the model's rate (an sdxl model: 6 credits).
+    const label = await page.getByTestId('op-enhance-face-0').innerText();
+    const cost = Number(/(\d+) cr/.exec(label)?.[1]);
+    expect(cost).toBe(6);
+    const credits = await creditTotal(page);
+    await page.getByTestId('op-enhance-face-0').click();
+    await expect
+      .poll(async () => (await snapshot(page)).layers[layerId]?.data.variations?.length ?? 0, { timeout: 90_000 })
+      .toBe(2);
+    await idle(page);
+    await expect.poll(async () => creditTotal(page), { timeout: 10_000 }).toBe(credits - cost);
+    await page.waitForTimeout(500);
+    await screenshot(page, 'faces-enhanced');
+    const after = await exportPage(page);
+
+    // The server finds the faces again on the same picture, so face 0 is the first stored box. Its mask is an
+    // ellipse a little larger than the box (1.1 × 1.2) feathered inwards: outside that ellipse and a safety ring
+    // nothing may change; the middle of the face must.
+    const [fx0, fy0, fx1, fy1] = faces[0]!.bbox;
+    const cx = (fx0 + fx1) / 2;
+    const cy = (fy0 + fy1) / 2;
+    const rx = ((fx1 - fx0) / 2) * 1.1;
+    const ry = ((fy1 - fy0) / 2) * 1.2;
+    const final = (await snapshot(page)).layers[layerId]!;
+    const report = compare(before, after, final, (x, y) => {
+      const d = Math.hypot((x - cx) / rx, (y - cy) / ry);
+      if (d > 1.1) return 'keep';
+      if (d < 0.4) return 'change';
+      return 'ignore';
+    });
+    expect(report.kept).toBeGreaterThan(100_000);
+    expect(report.keptChanged).toBe(0);
+    expect(report.toChange).toBeGreaterThan(100);
+    expect(report.changed / report.toChange).toBeGreaterThan(0.9);
+
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+});

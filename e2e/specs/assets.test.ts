@@ -1,28 +1,15 @@
 // What the built app ships and how the server hands it out: bundled fonts and demo images from the same origin
 // (no CDN), deep links that survive a reload, and a page for addresses that lead nowhere.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer } from '../support/server.ts';
-import type { RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser();
 
 describe('shipped assets', () => {
   it('loads the lettering, display and Japanese fonts from the app itself', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/signin');
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Koma' }).isVisible()).toBe(true);
     const loaded = await page.evaluate(async () => {
@@ -40,13 +27,13 @@ describe('shipped assets', () => {
         .filter((name) => /\.woff2?$/.test(name)),
     );
     expect(fontUrls.length).toBeGreaterThan(0);
-    expect(fontUrls.every((url) => url.startsWith(server.baseUrl))).toBe(true);
+    expect(fontUrls.every((url) => url.startsWith(suite.server.baseUrl))).toBe(true);
     expect(problems.external).toEqual([]);
     await context.close();
   });
 
   it('serves the demo folder and the fixed sample image', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl);
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl);
     for (const file of ['sample-wave.svg', 'panel-cat.svg', 'panel-city.svg']) {
       const reply = await page.request.get(`/demo/${file}`);
       expect(reply.status(), file).toBe(200);
@@ -76,7 +63,7 @@ describe('shipped assets', () => {
   });
 
   it('reloads a deep link into the app and shows a page for unknown addresses', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(page, uniqueEmail('assets'));
     await page.goto('/signin');
     // Signed in, the sign-in page is not where anyone wants to be.

@@ -1,30 +1,17 @@
 // The dashboard when things go wrong or grow: failed calls explain themselves and lose nothing, the keyboard
 // reaches every action, and more than one page of workspaces is reachable.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWorkspaceData } from '@koma/domain';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer } from '../support/server.ts';
-import type { RunningServer } from '../support/server.ts';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser();
 
 describe('dashboard resilience', () => {
   it('explains a failed list and a failed create, and recovers without a reload', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(page, uniqueEmail('resilience'));
 
     await page.route('**/api/workspaces?*', (route) => route.abort('connectionrefused'));
@@ -58,7 +45,7 @@ describe('dashboard resilience', () => {
   });
 
   it('reaches rename with the keyboard, and Escape gives the focus back to the button', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(page, uniqueEmail('keyboard'));
     await page.request.post('/api/workspace', {
       data: { name: 'Keyboard comic', type: 'COMIC', data: newComicData() },
@@ -90,7 +77,7 @@ describe('dashboard resilience', () => {
   });
 
   it('shows 50 workspaces a page and the rest behind "Show more"', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl);
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(page, uniqueEmail('many'));
     const data = newComicData();
     for (let i = 1; i <= 51; i++) {

@@ -1,24 +1,13 @@
 // The editor against the real server: panels, a dropped image, move, resize, lock, hide, reorder, undo and redo,
 // shortcuts, zoom, autosave across a reload, and pixels where they matter.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { stepZoom } from '@koma/editor';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser();
 
 interface Snapshot {
   layers: Record<
@@ -117,7 +106,7 @@ async function newComic(page: Page): Promise<string> {
 
 describe('editing a comic page', () => {
   it('adds panels and an image, moves, resizes, locks, hides, reorders, and undoes and redoes each', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page);
@@ -217,7 +206,7 @@ describe('editing a comic page', () => {
   });
 
   it('saves on its own and finds everything as it was after a reload', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     const id = await newComic(page);
@@ -248,7 +237,9 @@ describe('editing a comic page', () => {
   });
 
   it('zooms with the keys and Ctrl+wheel, pans with the wheel, and splits a panel with the panel tool', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
     await newComic(page);
     const start = (await snapshot(page)).view;
     await page.keyboard.press('=');
@@ -280,7 +271,9 @@ describe('editing a comic page', () => {
   });
 
   it('pinch-zooms with two fingers on a touch screen', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1200, height: 800 } });
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1200, height: 800 },
+    });
     await newComic(page);
     const box = (await page.getByTestId('canvas').boundingBox())!;
     const zoom = (await snapshot(page)).view.zoom;
@@ -312,7 +305,9 @@ describe('editing a comic page', () => {
   });
 
   it('opens a layer menu on right click, acts from it, and closes with Escape', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
     await newComic(page);
     await dropImage(page, 850, 1200, '#00aa00');
     await expect
@@ -334,7 +329,9 @@ describe('editing a comic page', () => {
   });
 
   it('speaks Japanese when the locale is ja', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
     await newComic(page);
     await page.getByRole('combobox').first().selectOption('ja');
     await expect.poll(() => page.getByTestId('tool-PANEL').innerText()).toContain('コマ');

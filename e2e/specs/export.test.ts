@@ -6,32 +6,25 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { readPsd, writePsdUint8Array, type Layer as PsdLayer } from 'ag-psd';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { createRaster, ensurePsdPixels, watermarkRaster } from '@koma/editor';
-import { launchBrowser, openPage, screenshot, type PageProblems } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { openPage, screenshot, type PageProblems } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { setPlan } from '../support/seed.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
 const tmp = mkdtempSync(path.join(tmpdir(), 'koma-export-e2e-'));
 /** For what goes through the worker and the server (import, upload, export), on a shared and busy machine. */
 const SLOW = { timeout: 30_000 };
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
+const suite = useServerAndBrowser();
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -167,7 +160,9 @@ let built: { image: Layer; panel: Layer; text: Layer; hidden: Layer; onCanvas: n
 
 describe('exporting a comic page', () => {
   it('builds a page: three panels, an image clipped to one and brightened, a speech bubble, a hidden image', async () => {
-    ({ context, page, problems } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } }));
+    ({ context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    }));
     email = uniqueEmail('export');
     await signUp(page, email);
     await page.getByRole('button', { name: /New comic/ }).click();
@@ -244,7 +239,7 @@ describe('exporting a comic page', () => {
     expect(pixel(freePixels, h.x, h.y).slice(0, 3)).not.toEqual([0, 0, 255]);
 
     expect(await page.locator('.export-dialog__note').count()).toBe(1);
-    setPlan(server, email, 'subscriber');
+    setPlan(suite.server, email, 'subscriber');
     const paid = await rgba((await exportFile(page, 'png')).bytes);
     // The note follows the server's plan, not the one the page loaded with.
     expect(await page.locator('.export-dialog__note').count()).toBe(0);
@@ -388,7 +383,7 @@ describe('exporting a whole comic', () => {
     'shows the progress bar, in Japanese, while every page goes into a zip of PSDs',
     { timeout: 180_000 },
     async () => {
-      const ja = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+      const ja = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1400, height: 900 } });
       await signUp(ja.page, uniqueEmail('export-ja'));
       await ja.page.getByLabel('Language').selectOption('ja');
       await ja.page.getByRole('button', { name: /新規コミック/ }).click();

@@ -1,29 +1,16 @@
 // The flow-image entry (editor.md §2): /flow/{variationId} finds the user's flow image, creates an INFINITE
 // workspace holding it and rewrites the address to the editor without leaving /flow in the history.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer } from '../support/server.ts';
-import type { RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from '../support/browser.ts';
 import { seedFlowImage } from '../support/seed.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser();
 
 describe('flow-image entry', () => {
   it('opens a stored image in a new workspace and replaces /flow with /editor/{id}', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(page, uniqueEmail('flow'));
     const { user } = (await (await page.request.get('/api/auth/me')).json()) as { user: { id: string } };
 
@@ -34,7 +21,7 @@ describe('flow-image entry', () => {
     });
     expect(upload.status()).toBe(201);
     const { id: variationId } = (await upload.json()) as { id: string };
-    seedFlowImage(server, user.id, variationId, {
+    seedFlowImage(suite.server, user.id, variationId, {
       prompt: 'a lighthouse at dusk',
       negative_prompt: 'blurry',
       seed: 77,
@@ -70,13 +57,13 @@ describe('flow-image entry', () => {
   });
 
   it('shows "Could not find flow image" for another user\'s variation', async () => {
-    const owner = await openPage(browser, server.baseUrl);
+    const owner = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(owner.page, uniqueEmail('owner'));
     const { user } = (await (await owner.page.request.get('/api/auth/me')).json()) as { user: { id: string } };
-    seedFlowImage(server, user.id, 'private-variation', { prompt: 'x' });
+    seedFlowImage(suite.server, user.id, 'private-variation', { prompt: 'x' });
     await owner.context.close();
 
-    const other = await openPage(browser, server.baseUrl);
+    const other = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(other.page, uniqueEmail('other'));
     await other.page.goto('/flow/private-variation');
     await expect.poll(() => other.page.getByRole('alert').innerText()).toBe('Could not find flow image');

@@ -1,33 +1,13 @@
 // Generation in the editor against the real server and its builtin engine (deterministic artwork, no GPU):
 // generate into a panel and watch queue, progress and the image arrive; undo; cycle variations; the credits and
 // subscription dialogs; a reload during a job that still finishes.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  // Slow the builtin engine down (20 steps × 150 ms) and run one job at a time, so queue and progress are visible.
-  const dir = mkdtempSync(path.join(tmpdir(), 'koma-gen-e2e-'));
-  const config = path.join(dir, 'engines.json');
-  writeFileSync(config, JSON.stringify({ builtin: { stepDelayMs: 150 } }));
-  server = await startServer({
-    env: { ENGINES_CONFIG: config, JOB_CONCURRENCY_BUILTIN: '1', STARTING_CREDITS: '100' },
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '100' } });
 
 interface Layer {
   type: string;
@@ -123,7 +103,7 @@ async function occupyLane(page: Page): Promise<void> {
 
 describe('generation in the editor', () => {
   it('generates into a panel: queue, progress, preview, the image clipped and locked; undo; variations', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'gen');
@@ -240,7 +220,7 @@ describe('generation in the editor', () => {
   });
 
   it('opens the subscription or the credits dialog by plan and error code, and removes the layer', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'broke');
@@ -300,7 +280,7 @@ describe('generation in the editor', () => {
   });
 
   it('re-attaches to a running job after a reload and shows its result', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'reload');
@@ -344,7 +324,7 @@ describe('generation in the editor', () => {
     await context.close();
   });
   it('runs the image operations: inpaint from the painted mask, variations, upscale, background swap with undo', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'ops');
@@ -444,7 +424,7 @@ describe('generation in the editor', () => {
     await context.close();
   }, 400_000);
   it('generates from a pose with v, detects faces with their toasts, edits by instruction, estimates a pose with e', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'faces');

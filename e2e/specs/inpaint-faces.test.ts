@@ -114,6 +114,56 @@ async function exportPage(page: Page): Promise<{ width: number; height: number; 
   return { width: info.width, height: info.height, data };
 }
 
+/** Drops a file onto the canvas at a canvas point: the given bytes, or a PNG of that size drawn in the page. */
+async function drop(
+  page: Page,
+  at: { x: number; y: number },
+  file: { name: string; bytes?: Buffer; size?: { width: number; height: number } },
+): Promise<void> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const p = await toScreen(page, at.x, at.y);
+  await page.evaluate(
+    async ([cx, cy, name, bytes, width, height]) => {
+      let blob: Blob;
+      if (bytes) blob = new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' });
+      else {
+        // Diagonal stripes over a gradient: every pixel differs from its neighbours, so any resampling shows.
+        const c = document.createElement('canvas');
+        c.width = width;
+        c.height = height;
+        const g = c.getContext('2d')!;
+        const image = g.createImageData(width, height);
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const i = (y * width + x) * 4;
+            image.data[i] = (x * 255) / width;
+            image.data[i + 1] = ((x + y) % 16) * 16;
+            image.data[i + 2] = (y * 255) / height;
+            image.data[i + 3] = 255;
+          }
+        }
+        g.putImageData(image, 0, 0);
+        blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      }
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([blob], name, { type: blob.type }));
+      const target = document.querySelector('[data-testid=canvas]')!;
+      const rect = target.getBoundingClientRect();
+      const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
+      target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
+    },
+    [
+      p.x - box.x,
+      p.y - box.y,
+      file.name,
+      file.bytes ? [...file.bytes] : null,
+      file.size?.width ?? 0,
+      file.size?.height ?? 0,
+    ] as const,
+  );
+}
+
 type Zone = 'keep' | 'change' | 'ignore';
 
 /**
@@ -173,6 +223,62 @@ function distanceToStroke(s: Stroke, x: number, y: number): number {
   return best;
 }
 
+/**
+ * Paints a brush stroke across the middle of the layer, inpaints it into the placeholder above, and checks on two
+ * exports of the page that only the painted region changed.
+ */
+async function inpaintChangesOnlyThePaintedRegion(page: Page, sourceId: string, shot: string): Promise<void> {
+  const before = await exportPage(page);
+  // A brush stroke across the middle of the picture.
+  const t = (await snapshot(page)).layers[sourceId]!.transform;
+  await page.getByTestId('tool-BRUSH').click();
+  const a = await toScreen(page, t.x + t.size.width * 0.3, t.y + t.size.height * 0.4);
+  const b = await toScreen(page, t.x + t.size.width * 0.6, t.y + t.size.height * 0.5);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+  await expect
+    .poll(async () => (await snapshot(page)).layers[sourceId]!.data.maskParams!.mask.length)
+    .toBeGreaterThan(0);
+  await page.getByTestId('tool-MOVE').click();
+  await select(page, sourceId);
+  await page.getByTestId('tab-layer').click();
+  await page.getByTestId('op-inpaint').click();
+  await expect.poll(async () => images(await snapshot(page)).length).toBe(2);
+  const resultId = images(await snapshot(page)).find((l) => l.id !== sourceId)!.id;
+  await expect
+    .poll(async () => (await snapshot(page)).layers[resultId]?.data.variations?.length ?? 0, { timeout: 30_000 })
+    .toBe(1);
+  await idle(page);
+  await page.waitForTimeout(500); // let the canvas draw the result for the screenshot
+  await screenshot(page, shot);
+  const after = await exportPage(page);
+
+  const source = (await snapshot(page)).layers[sourceId]!;
+  const { mask: strokes, blurRadius, feathering } = source.data.maskParams!;
+  const painted = strokes.filter((s) => !s.erase);
+  expect(painted.length).toBeGreaterThan(0);
+  // The mask is blurred by blurRadius plus the feathering share of the shorter side (a canvas blur, whose
+  // radius is the Gaussian's sigma), then the engine feathers it by its own 10 px: four sigmas and the engine's
+  // feather past the brush edge, nothing may change.
+  const sigma = blurRadius + feathering * Math.min(source.originalSize.width, source.originalSize.height) * 0.5;
+  const margin = 4 * sigma + 10 + 4;
+  const report = compare(before, after, source, (x, y) => {
+    let nearest = Infinity;
+    for (const s of painted) nearest = Math.min(nearest, distanceToStroke(s, x, y) - s.radius);
+    if (nearest > margin) return 'keep';
+    if (nearest < -Math.min(...painted.map((s) => s.radius)) / 2) return 'change';
+    return 'ignore';
+  });
+  expect(report.kept).toBeGreaterThan(100_000);
+  expect(report.keptChanged).toBe(0);
+  expect(report.toChange).toBeGreaterThan(500);
+  // The builtin engine paints from the prompt's palette (the layer's own prompt, so the source's colours): a flat
+  // area can be repainted in the colour it had. Most of the painted core still changes, whatever the seed.
+  expect(report.changed / report.toChange).toBeGreaterThan(0.3);
+}
+
 describe('inpaint and face enhance on the exported page', () => {
   it('inpaints a painted region: only that region changes in the exported PNG', async () => {
     const { context, page, problems } = await openPage(browser, server.baseUrl, {
@@ -189,57 +295,32 @@ describe('inpaint and face enhance on the exported page', () => {
       .toBe(1);
     await idle(page);
     const sourceId = images(await snapshot(page))[0]!.id;
-    const before = await exportPage(page);
 
-    // A brush stroke across the middle of the picture.
-    const t = (await snapshot(page)).layers[sourceId]!.transform;
-    await page.getByTestId('tool-BRUSH').click();
-    const a = await toScreen(page, t.x + t.size.width * 0.3, t.y + t.size.height * 0.4);
-    const b = await toScreen(page, t.x + t.size.width * 0.6, t.y + t.size.height * 0.5);
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
-    await page.mouse.move(b.x, b.y, { steps: 8 });
-    await page.mouse.up();
-    await expect
-      .poll(async () => (await snapshot(page)).layers[sourceId]!.data.maskParams!.mask.length)
-      .toBeGreaterThan(0);
-    await page.getByTestId('tool-MOVE').click();
-    await select(page, sourceId);
-    await page.getByTestId('tab-layer').click();
-    await page.getByTestId('op-inpaint').click();
-    await expect.poll(async () => images(await snapshot(page)).length).toBe(2);
-    const resultId = images(await snapshot(page)).find((l) => l.id !== sourceId)!.id;
-    await expect
-      .poll(async () => (await snapshot(page)).layers[resultId]?.data.variations?.length ?? 0, { timeout: 30_000 })
-      .toBe(1);
-    await idle(page);
-    await page.waitForTimeout(500); // let the canvas draw the result for the screenshot
-    await screenshot(page, 'inpaint-region');
-    const after = await exportPage(page);
+    await inpaintChangesOnlyThePaintedRegion(page, sourceId, 'inpaint-region');
 
-    const source = (await snapshot(page)).layers[sourceId]!;
-    const { mask: strokes, blurRadius, feathering } = source.data.maskParams!;
-    const painted = strokes.filter((s) => !s.erase);
-    expect(painted.length).toBeGreaterThan(0);
-    // The mask is blurred by blurRadius plus the feathering share of the shorter side (a canvas blur, whose
-    // radius is the Gaussian's sigma), then the engine feathers it by its own 10 px: four sigmas and the engine's
-    // feather past the brush edge, nothing may change.
-    const sigma = blurRadius + feathering * Math.min(source.originalSize.width, source.originalSize.height) * 0.5;
-    const margin = 4 * sigma + 10 + 4;
-    const report = compare(before, after, source, (x, y) => {
-      let nearest = Infinity;
-      for (const s of painted) nearest = Math.min(nearest, distanceToStroke(s, x, y) - s.radius);
-      if (nearest > margin) return 'keep';
-      if (nearest < -Math.min(...painted.map((s) => s.radius)) / 2) return 'change';
-      return 'ignore';
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  }, 150_000);
+
+  it('inpaints an uploaded picture whose size is not a multiple of 8 without moving the rest of it', async () => {
+    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
     });
-    expect(report.kept).toBeGreaterThan(100_000);
-    expect(report.keptChanged).toBe(0);
-    expect(report.toChange).toBeGreaterThan(500);
-    // The builtin engine paints from the prompt's palette (the layer's own prompt, so the source's colours): a flat
-    // area can be repainted in the colour it had. Most of the painted core still changes, whatever the seed.
-    expect(report.changed / report.toChange).toBeGreaterThan(0.3);
-
+    await emptyPage(page, 'inpaint-upload');
+    // An uploaded picture has no prompt of its own: the inpaint takes the prompt tab's.
+    await page.getByTestId('prompt-input').fill('a paper lantern');
+    await blur(page);
+    // 1003 × 757 is inpainted at the working size 1000 × 752; the result must still lie exactly over the source.
+    await drop(page, { x: 850, y: 1200 }, { name: 'stripes.png', size: { width: 1003, height: 757 } });
+    await expect
+      .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 30_000 })
+      .toBe(1);
+    const sourceId = images(await snapshot(page))[0]!.id;
+    expect((await snapshot(page)).layers[sourceId]!.originalSize).toEqual({ width: 1003, height: 757 });
+    await expect
+      .poll(async () => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('saved');
+    await inpaintChangesOnlyThePaintedRegion(page, sourceId, 'inpaint-upload');
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   }, 150_000);
@@ -251,21 +332,7 @@ describe('inpaint and face enhance on the exported page', () => {
     await emptyPage(page, 'faces');
 
     // The photo dropped on the page, as a file from the desktop would be.
-    const bytes = [...readFileSync(PHOTO)];
-    const at = await toScreen(page, 850, 1200);
-    const box = (await page.getByTestId('canvas').boundingBox())!;
-    await page.evaluate(
-      ([cx, cy, data]) => {
-        const transfer = new DataTransfer();
-        transfer.items.add(new File([new Uint8Array(data)], 'photo-three-faces.jpg', { type: 'image/jpeg' }));
-        const target = document.querySelector('[data-testid=canvas]')!;
-        const rect = target.getBoundingClientRect();
-        const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
-        target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
-        target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
-      },
-      [at.x - box.x, at.y - box.y, bytes] as const,
-    );
+    await drop(page, { x: 850, y: 1200 }, { name: 'photo-three-faces.jpg', bytes: readFileSync(PHOTO) });
     await expect
       .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 30_000 })
       .toBe(1);

@@ -1,24 +1,13 @@
 // Comic authoring in the browser: presets in both reading orders, a speech bubble typed in Japanese vertically,
 // its tail dragged and the drag undone, pose joints moved, and a split whose gutter is 15 px on the drawn page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { LAYOUT_PRESETS } from '@koma/domain';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser();
 
 type Layer = {
   id: string;
@@ -50,7 +39,7 @@ async function newComic(page: Page) {
 
 describe('comic authoring', () => {
   it('numbers every preset in reading order, mirrored for right-to-left', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page);
@@ -85,7 +74,7 @@ describe('comic authoring', () => {
   });
 
   it('types Japanese vertically in a bubble, drags its tail, and undoes the drag', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page);
@@ -139,7 +128,9 @@ describe('comic authoring', () => {
   });
 
   it('moves pose joints, one undo step each', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
     await newComic(page);
     await page.getByTestId('add-pose').click();
     const pose = (await layers(page)).find((l) => l.type === 'POSE')!;
@@ -163,7 +154,9 @@ describe('comic authoring', () => {
   });
 
   it('leaves a 15 px white gutter on the drawn page when a panel is split', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1400, height: 900 },
+    });
     await newComic(page);
     await page.evaluate(() => (window as any).__koma.setView({ x: 0, y: -600, zoom: 1 }));
     await page.getByTestId('tab-layer').click();

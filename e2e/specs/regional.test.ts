@@ -1,24 +1,13 @@
 // Regional prompts and sketch-map (brush-based) generation in the editor, against the real server and its builtin
 // engine: regions drawn in a panel's frame and generated into it, a sketch-map brush painted and erased at the view
 // centre and generated there; the empty-field messages, a refused prompt's toast, credits and undo.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ env: { STARTING_CREDITS: '100' } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100' } });
 
 interface Layer {
   type: string;
@@ -116,7 +105,7 @@ function bodiesOf(page: Page, path: string): Record<string, any>[] {
 
 describe('regional prompts and the sketch map', () => {
   it('draws two regions in a panel, names empty fields, shows a refused prompt, and generates into the panel', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'regional');
@@ -222,7 +211,7 @@ describe('regional prompts and the sketch map', () => {
   });
 
   it('paints a sketch-map brush stroke at the view centre, erases part of it, and generates', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'sketchmap');

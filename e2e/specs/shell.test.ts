@@ -1,11 +1,10 @@
 // The web shell against the real server: sign up, the dashboard, creating a comic that opens in the editor,
 // the workspace actions, the stored language, signing out and back in, the phone layout, the flow entry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer } from '../support/server.ts';
-import type { RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signInWithKeyboard, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
 /** Every card button lies wholly inside its card (a clipped "Delete" is a layout bug, not a style choice). */
 async function expectActionsInsideCards(page: Page) {
@@ -22,22 +21,11 @@ async function expectActionsInsideCards(page: Page) {
   }
 }
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser();
 
 describe('signed out', () => {
   it('sends / to the sign-in page and explains empty fields after a keyboard submit', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/');
     await page.waitForURL('**/signin');
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in to Koma' }).isVisible()).toBe(true);
@@ -60,7 +48,7 @@ describe('signed out', () => {
   });
 
   it('keeps a private address for after sign-in', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl);
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/dashboard');
     await page.waitForURL(/\/signin\?next=%2Fdashboard$/);
     await context.close();
@@ -72,7 +60,7 @@ describe('a new account', () => {
   let comicId = '';
 
   it('signs up, lands on an empty dashboard with its credits, and creates a comic that opens in the editor', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(page, email);
     await expect.poll(() => page.getByText('No workspaces yet.', { exact: false }).isVisible()).toBe(true);
     const credits = await page.getByTestId('credit-total').innerText();
@@ -100,7 +88,7 @@ describe('a new account', () => {
   });
 
   it('lists, renames, duplicates and deletes (after confirmation) on the dashboard', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/signin');
     await signInWithKeyboard(page, email);
     const cards = page.getByTestId('workspace-card');
@@ -148,7 +136,7 @@ describe('a new account', () => {
   });
 
   it('shows the thumbnail a save stored, and sends an expired session to sign-in and back', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/signin');
     await signInWithKeyboard(page, email);
 
@@ -196,7 +184,7 @@ describe('a new account', () => {
   it('stores the Japanese locale, keeps it across sign-out and sign-in on a fresh browser', async () => {
     // An account of its own, so a failure here cannot leave the other tests' account in Japanese.
     const jaEmail = uniqueEmail('locale');
-    const first = await openPage(browser, server.baseUrl);
+    const first = await openPage(suite.browser, suite.server.baseUrl);
     await signUp(first.page, jaEmail);
     await first.page.getByLabel('Language').selectOption('ja');
     await expect.poll(() => first.page.getByRole('heading', { name: 'ワークスペース' }).isVisible()).toBe(true);
@@ -219,7 +207,7 @@ describe('a new account', () => {
     await first.context.close();
 
     // A new browser has no local memory of the choice: the server preference must bring Japanese back.
-    const second = await openPage(browser, server.baseUrl);
+    const second = await openPage(suite.browser, suite.server.baseUrl);
     await second.page.goto('/signin');
     // The session check is still running right after load: wait for the form rather than race it.
     await expect.poll(() => second.page.getByRole('heading', { name: 'Sign in to Koma' }).isVisible()).toBe(true);
@@ -240,7 +228,7 @@ describe('a new account', () => {
   });
 
   it('lays the dashboard out for a phone', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl, {
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 390, height: 844 },
       isMobile: true,
     });
@@ -261,7 +249,7 @@ describe('a new account', () => {
     await context.close();
 
     // Landscape phone (896x414 is within the spec's 480 by 896 too).
-    const landscape = await openPage(browser, server.baseUrl, {
+    const landscape = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 844, height: 390 },
       isMobile: true,
     });
@@ -278,7 +266,7 @@ describe('a new account', () => {
   });
 
   it("makes a language chosen before signing up the new account's preference", async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl);
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/signup');
     await page.getByLabel('Language').selectOption('ja');
     await expect.poll(() => page.getByRole('heading', { name: 'Koma のアカウントを作成' }).isVisible()).toBe(true);
@@ -300,7 +288,7 @@ describe('a new account', () => {
   });
 
   it('answers an unknown flow image with "Could not find flow image"', async () => {
-    const { context, page } = await openPage(browser, server.baseUrl);
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl);
     await page.goto('/signin');
     await signInWithKeyboard(page, email);
     await page.goto('/flow/no-such-variation');

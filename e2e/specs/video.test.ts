@@ -1,32 +1,12 @@
 // Image to video, re-attaching to jobs from the server, redo after a failed generation and the outpaint size, against
 // the real server and its builtin engine (its "video" is a labelled animated WebP preview; no GPU).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  // Slow the builtin engine (steps × 150 ms) and run one job at a time, so a reload lands in the middle of a job.
-  const dir = mkdtempSync(path.join(tmpdir(), 'koma-video-e2e-'));
-  const config = path.join(dir, 'engines.json');
-  writeFileSync(config, JSON.stringify({ builtin: { stepDelayMs: 150 } }));
-  server = await startServer({
-    env: { ENGINES_CONFIG: config, JOB_CONCURRENCY_BUILTIN: '1', STARTING_CREDITS: '2000' },
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '2000' } });
 
 interface Layer {
   type: string;
@@ -127,18 +107,18 @@ async function pageOf(context: BrowserContext, errors: string[]): Promise<Page> 
 
 describe('image to video', () => {
   it('makes a clip from an image layer, charges duration × credits per second, and plays it in the layer tab', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'video');
     const start = await creditTotal(page);
     const layerId = await generateBesideThePage(page, 'a girl on a windy hill');
-    await expect.poll(() => variationsOf(page, layerId), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => variationsOf(page, layerId), { timeout: 60_000 }).toBe(1);
     await idle(page);
     await expect.poll(() => creditTotal(page)).toBe(start - 6);
     // A second image, to be offered as the end frame.
     const endId = await generateBesideThePage(page, 'the same hill at dusk', 400);
-    await expect.poll(() => variationsOf(page, endId), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => variationsOf(page, endId), { timeout: 60_000 }).toBe(1);
     await idle(page);
 
     await select(page, layerId);
@@ -181,7 +161,7 @@ describe('image to video', () => {
 
     // The layer shows the job running, then keeps the clip; the credits are refreshed when it starts.
     await expect
-      .poll(async () => (await snapshot(page)).layers[layerId]?.data.videos?.length ?? 0, { timeout: 30_000 })
+      .poll(async () => (await snapshot(page)).layers[layerId]?.data.videos?.length ?? 0, { timeout: 60_000 })
       .toBe(1);
     await idle(page);
     await expect.poll(() => creditTotal(page), { timeout: 10_000 }).toBe(start - 12 - 250);
@@ -229,13 +209,13 @@ describe('image to video', () => {
     expect(realErrors(problems.errors)).toEqual([]);
     expect(problems.external).toEqual([]);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('jobs survive a reload', () => {
   it('re-attaches from the server list in another browser, and lands a job that finished while away', async () => {
     const errors: string[] = [];
-    const first = await openPage(browser, server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    const first = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1400, height: 900 } });
     await newComic(first.page, 'reattach');
     const editorUrl = first.page.url();
     const layerId = await generateBesideThePage(first.page, 'a cat on a rooftop at night');
@@ -253,7 +233,10 @@ describe('jobs survive a reload', () => {
     await first.page.close();
 
     // Another browser of the same account (no local record at all) finds the job through the server.
-    const other = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1400, height: 900 } });
+    const other = await suite.browser.newContext({
+      baseURL: suite.server.baseUrl,
+      viewport: { width: 1400, height: 900 },
+    });
     await other.addCookies(await first.context.cookies());
     await other.addInitScript(() => {
       (window as unknown as { __jobsAtStart: string | null }).__jobsAtStart =
@@ -270,7 +253,7 @@ describe('jobs survive a reload', () => {
       })
       .not.toBe('none');
     await screenshot(otherPage, 'video-reattached-elsewhere');
-    await expect.poll(() => variationsOf(otherPage, layerId), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => variationsOf(otherPage, layerId), { timeout: 60_000 }).toBe(1);
     await idle(otherPage);
     await saved(otherPage);
     await other.close();
@@ -294,10 +277,10 @@ describe('jobs survive a reload', () => {
     await expect
       .poll(
         async () => {
-          const res = await fetch(`${server.baseUrl}/api/jobs/${job!.job_id}`, { headers: { cookie } });
+          const res = await fetch(`${suite.server.baseUrl}/api/jobs/${job!.job_id}`, { headers: { cookie } });
           return ((await res.json()) as { status: string }).status;
         },
-        { timeout: 30_000 },
+        { timeout: 60_000 },
       )
       .toBe('COMPLETED');
     const back = await pageOf(first.context, errors);
@@ -315,7 +298,7 @@ describe('jobs survive a reload', () => {
 
 describe('a failed generation', () => {
   it('takes its layer away with the toast and leaves redo disabled', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'failed');
@@ -371,12 +354,12 @@ describe('a failed generation', () => {
 
 describe('outpaint', () => {
   it('outpaints by the sides the user chose, snapped to 8, into a placeholder grown by as much', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await newComic(page, 'outpaint');
     const layerId = await generateBesideThePage(page, 'a lighthouse on a cliff');
-    await expect.poll(() => variationsOf(page, layerId), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => variationsOf(page, layerId), { timeout: 60_000 }).toBe(1);
     await idle(page);
     await page.getByTestId('tab-layer').click();
     await page.getByTestId('op-outpaint').click();

@@ -93,3 +93,22 @@ export async function pasteMasked(original: Buffer, generated: Buffer, mask: Buf
   const { mask: weights } = await decodeMask(mask, width, height, 0);
   return encodePng(blendMasked(base, over, weights, 1));
 }
+
+/**
+ * Where the mask is 0 the original's own bytes, elsewhere the generated picture fitted to the original's size. An
+ * inpaint result from any engine goes through this: the engine decides how the masked area blends, and nothing it
+ * did outside (a VAE round trip, a whole re-render, the working size rounded to multiples of 8) reaches the page.
+ */
+export async function keepUnmasked(original: Buffer, generated: Buffer, mask: Buffer): Promise<Buffer> {
+  const { width, height } = await imageSize(original, 'input image');
+  const { mask: weights } = await decodeMask(mask, width, height, 0);
+  return pasteMasked(
+    original,
+    generated,
+    await alphaToPng(
+      weights.map((w) => (w > 0 ? 1 : 0)),
+      width,
+      height,
+    ),
+  );
+}

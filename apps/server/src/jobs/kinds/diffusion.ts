@@ -21,6 +21,7 @@ import {
 import sharp from 'sharp';
 import { z } from 'zod';
 import { EngineError } from '../../engines/errors.ts';
+import { imageSize, keepUnmasked } from '../../engines/masks.ts';
 import type { DiffusionParams, EngineTask } from '../../engines/types.ts';
 import type { JobDeps } from '../deps.ts';
 import { ellipseInRegion, ellipseMask, faceEllipse, faceMaskBlur, pasteFace } from './face-patch.ts';
@@ -174,11 +175,12 @@ const inpaint: JobKind = {
     const image = await loadImage(deps, job.userId, r.image);
     // The request's size is the working size (rounded down to multiples of 8): image and mask are fitted to it.
     const sized = await sharp(image).resize(r.width, r.height, { fit: 'fill' }).png().toBuffer();
+    const mask = await loadImage(deps, job.userId, r.mask);
     const task: EngineTask = {
       kind: 'inpaint',
       ...params(model, r),
       image: sized,
-      mask: await loadImage(deps, job.userId, r.mask),
+      mask,
       strength: r.strength,
       maskBlur: INPAINT_MASK_DEFAULT_BLUR,
       ...(r.ip_adapter_image
@@ -190,10 +192,22 @@ const inpaint: JobKind = {
           }
         : {}),
     };
-    return storeResult(deps, job, await runEngine(deps, task, report, signal), {
-      ...dataOf(model, r),
-      strength: r.strength,
-    });
+    const result = await runEngine(deps, task, report, signal);
+    // Back at the source's own size, unmasked pixels the source's bytes: the placeholder lies exactly over it.
+    const { width, height } = await imageSize(image, 'input image');
+    const images = [];
+    for (const out of result.images) {
+      images.push({ ...out, bytes: await keepUnmasked(image, out.bytes, mask), mime: 'image/png', width, height });
+    }
+    return storeResult(
+      deps,
+      job,
+      { ...result, images },
+      {
+        ...dataOf(model, r),
+        strength: r.strength,
+      },
+    );
   },
 };
 

@@ -3,28 +3,17 @@
 // its face detector (a real model on the CPU), exporting through the Export dialog before and after.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { watermarkRaster } from '@koma/editor';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { openPage, screenshot } from '../support/browser.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 
-let server: RunningServer;
-let browser: Browser;
+const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100' } });
 const PHOTO = path.join(REPO_ROOT, 'apps', 'server', 'test', 'fixtures', 'vision', 'photo-three-faces.jpg');
-
-beforeAll(async () => {
-  server = await startServer({ env: { STARTING_CREDITS: '100' } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 interface Stroke {
   points: number[];
@@ -281,7 +270,7 @@ async function inpaintChangesOnlyThePaintedRegion(page: Page, sourceId: string, 
 
 describe('inpaint and face enhance on the exported page', () => {
   it('inpaints a painted region: only that region changes in the exported PNG', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await emptyPage(page, 'inpaint');
@@ -303,7 +292,7 @@ describe('inpaint and face enhance on the exported page', () => {
   }, 150_000);
 
   it('inpaints an uploaded picture whose size is not a multiple of 8 without moving the rest of it', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await emptyPage(page, 'inpaint-upload');
@@ -326,7 +315,7 @@ describe('inpaint and face enhance on the exported page', () => {
   }, 150_000);
 
   it('detects the faces of a shipped photo and enhances face 0: a new variation, charged, only the face changed', async () => {
-    const { context, page, problems } = await openPage(browser, server.baseUrl, {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
     await emptyPage(page, 'faces');

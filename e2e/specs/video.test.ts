@@ -213,7 +213,7 @@ describe('image to video', () => {
 });
 
 describe('jobs survive a reload', () => {
-  it('re-attaches from the server list in another browser, and lands a job that finished while away', async () => {
+  it('re-attaches from the server list in another browser, and lands a job that finished while every page was closed', async () => {
     const errors: string[] = [];
     const first = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1400, height: 900 } });
     await newComic(first.page, 'reattach');
@@ -283,10 +283,25 @@ describe('jobs survive a reload', () => {
         { timeout: 60_000 },
       )
       .toBe('COMPLETED');
+    // A browser that never saw the job fills the empty placeholder from the server's list of recently ended jobs.
+    const fresh = await suite.browser.newContext({
+      baseURL: suite.server.baseUrl,
+      viewport: { width: 1400, height: 900 },
+    });
+    await fresh.addCookies(await first.context.cookies());
+    const freshPage = await pageOf(fresh, errors);
+    await freshPage.goto(editorUrl);
+    await freshPage.waitForSelector('[data-testid=canvas] canvas');
+    await expect.poll(() => variationsOf(freshPage, laterId), { timeout: 10_000 }).toBe(1);
+    await idle(freshPage);
+    await saved(freshPage);
+    await fresh.close();
+    // The browser that sent it still remembers the job: it finds it landed and adds nothing.
     const back = await pageOf(first.context, errors);
     await back.goto(editorUrl);
     await back.waitForSelector('[data-testid=canvas] canvas');
     await expect.poll(() => variationsOf(back, laterId), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => back.evaluate(() => localStorage.getItem('koma.generation.jobs'))).toBe('[]');
     expect(Object.keys((await snapshot(back)).processing)).toEqual([]);
     await back.waitForTimeout(500);
     await screenshot(back, 'video-landed-after-away');

@@ -190,6 +190,28 @@ export async function activeJobs(db: Database, userId: string): Promise<JobRow[]
     .execute();
 }
 
+/**
+ * A user's tagged jobs that ended since `sinceIso`, newest first, at most `limit`: what a client that was away
+ * may still have to land (a placeholder layer waiting for an image started in another browser, say).
+ */
+export async function recentTaggedJobs(
+  db: Database,
+  userId: string,
+  sinceIso: string,
+  limit: number,
+): Promise<JobRow[]> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['COMPLETED', 'FAILED'])
+    .where('client', 'is not', null)
+    .where('finished_at', '>', sinceIso)
+    .orderBy('finished_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Jobs a dead process left running. */
 export async function runningJobs(db: Database): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('status', '=', 'IN_PROGRESS').orderBy('seq').execute();

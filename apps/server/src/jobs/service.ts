@@ -9,6 +9,7 @@ import { splitClientTag } from './client-tag.ts';
 import { JOB_KINDS } from './kinds.ts';
 import {
   activeJobs,
+  recentTaggedJobs,
   failJob,
   getJob,
   insertJobWithCharge,
@@ -25,6 +26,9 @@ import { FINAL_STATUSES, type JobEvent, type JobFailure } from './types.ts';
 export const MAX_ATTEMPTS = 2;
 /** Streams re-read their job this often, in case a bus message was lost (Redis reconnect). */
 const POLL_MS = 1000;
+/** How far back `GET /api/jobs?status=recent` looks, and how many it lists. */
+const RECENT_JOBS_MS = 24 * 60 * 60 * 1000;
+const RECENT_JOBS_LIMIT = 50;
 
 /** The event that ends a stream, from a finished row. */
 export function finalEvent(row: JobRow): JobEvent {
@@ -126,6 +130,13 @@ export class JobService {
 
   async active(userId: string): Promise<JobSummary[]> {
     const rows = await activeJobs(this.deps.db, userId);
+    return Promise.all(rows.map((r) => this.summary(r)));
+  }
+
+  /** Tagged jobs that ended in the last day (at most 50, newest first), for clients that were away meanwhile. */
+  async recent(userId: string): Promise<JobSummary[]> {
+    const since = new Date(this.deps.now().getTime() - RECENT_JOBS_MS).toISOString();
+    const rows = await recentTaggedJobs(this.deps.db, userId, since, RECENT_JOBS_LIMIT);
     return Promise.all(rows.map((r) => this.summary(r)));
   }
 

@@ -27,7 +27,7 @@ export const GENERATION_ENDPOINTS: Readonly<Record<string, string>> = {
 };
 
 const zJobParams = z.object({ id: z.string().min(1).max(64) });
-const zJobsQuery = z.object({ status: z.enum(['active']).default('active') });
+const zJobsQuery = z.object({ status: z.enum(['active', 'recent']).default('active') });
 
 /** A failed job's message, and its code when it has one (cancelled, validation, …). */
 function failureOf(error: string): { error: string; code?: string } {
@@ -92,8 +92,8 @@ export function generationRoutes(app: FastifyInstance, jobs: JobService): void {
   app.get('/api/jobs', async (request) => {
     const user = requireUser(request);
     const parsed = zJobsQuery.safeParse(request.query);
-    if (!parsed.success) throw invalidRequest('status: must be active');
-    return { jobs: await jobs.active(user.id) };
+    if (!parsed.success) throw invalidRequest('status: must be active or recent');
+    return { jobs: parsed.data.status === 'recent' ? await jobs.recent(user.id) : await jobs.active(user.id) };
   });
 
   app.get('/api/videos/:id', async (request, reply) => {

@@ -85,6 +85,26 @@ describe('client tags on jobs', () => {
     expect(failed).not.toHaveProperty('client');
   });
 
+  test('the recent list holds tagged jobs that ended, newest first, and only the user’s own', async () => {
+    const user = await User.signUp(server);
+    const tag = (layerId: string) => ({ workspaceId: 'w-recent', job: { op: 'generate', layerId, created: true } });
+    const ok = String((await user.run('/api/diffusion/txt2img', job('a fox', tag('l-ok')))).events[0]!.job_id);
+    const bad = String((await user.run('/api/diffusion/txt2img', job('FAIL fox', tag('l-bad')))).events[0]!.job_id);
+    await user.run('/api/diffusion/txt2img', job('an untagged fox'));
+    const recent = await user.json<{ jobs: { job_id: string; status: string; client?: unknown }[] }>(
+      '/api/jobs?status=recent',
+    );
+    expect(recent.jobs.map((j) => [j.job_id, j.status])).toEqual([
+      [bad, 'FAILED'],
+      [ok, 'COMPLETED'],
+    ]);
+    expect(recent.jobs[1]!.client).toEqual(tag('l-ok'));
+    const other = await User.signUp(server);
+    expect((await other.json<{ jobs: unknown[] }>('/api/jobs?status=recent')).jobs).toEqual([]);
+    const wrong = await user.fetch('/api/jobs?status=done');
+    expect(wrong.status).toBe(400);
+  });
+
   test('a tag that is not an object is refused before anything is charged', async () => {
     const user = await User.signUp(server);
     const before = await user.balance();

@@ -54,6 +54,8 @@ import {
   planReattach,
   rememberJob,
   storedJobs,
+  listJobs,
+  unlandedJobs,
   type JobOp,
   type ServerJob,
 } from './jobs.ts';
@@ -834,20 +836,18 @@ export class GenerationController implements GenerationActions {
 
   /**
    * After a (re)load: follows every active job the server lists for this document (sent from any browser), and
-   * lands the jobs this browser remembers that finished while the page was away.
+   * lands jobs that ended while the page was away: remembered here, or for a placeholder still without a picture.
    */
   async reattach(): Promise<void> {
     const epoch = this.epoch;
     const http = createHttpClient(this.fetch ? { fetch: this.fetch } : {});
-    let active: ServerJob[];
-    try {
-      active = (await http.request<{ jobs: ServerJob[] }>('GET', '/api/jobs?status=active')).jobs;
-    } catch (error) {
+    const lists = await listJobs(http).catch((error: unknown) => {
       console.error('Could not list the running jobs', error);
-      return;
-    }
-    if (this.disposed || epoch !== this.epoch) return;
-    const plan = planReattach(this.session.workspaceId, active, storedJobs());
+      return null;
+    });
+    if (!lists || this.disposed || epoch !== this.epoch) return;
+    const plan = planReattach(this.session.workspaceId, lists.active, storedJobs());
+    plan.lookUp.push(...unlandedJobs(this.session.workspaceId, lists.recent, this.session.editor.doc, plan));
     await Promise.all([
       ...plan.follow.map(({ jobId, tag }) => this.follow(jobId, tag.job, tag.estimate)),
       ...plan.lookUp.map(async (jobId) => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TAG_CHARS, jobTag, parseJobTag, planReattach, videoOf, type JobOp, type ServerJob } from './jobs.ts';
+import type { DocState } from '@koma/editor';
+import {
+  MAX_TAG_CHARS,
+  jobTag,
+  parseJobTag,
+  planReattach,
+  unlandedJobs,
+  videoOf,
+  type JobOp,
+  type ServerJob,
+} from './jobs.ts';
 
 const generate: JobOp = { op: 'generate', layerId: 'l1', created: true };
 const tagged = (jobId: string, workspaceId: string, job: JobOp = generate): ServerJob => ({
@@ -84,5 +94,39 @@ describe('videoOf', () => {
     expect(videoOf({ images: [{ id: 'x' }] })).toBeNull();
     expect(videoOf({ video: { id: '', mime: 'video/mp4' } })).toBeNull();
     expect(videoOf({ video: { id: 'v1' } })).toBeNull();
+  });
+});
+
+describe('unlandedJobs', () => {
+  const doc = {
+    layers: {
+      empty: { type: 'IMAGE', data: { variations: [] } },
+      filled: { type: 'IMAGE', data: { variations: [{ id: 'v1' }] } },
+      text: { type: 'TEXT', data: {} },
+    },
+  } as unknown as Pick<DocState, 'layers'>;
+  const ended = (jobId: string, layerId: string, workspaceId = 'w1', status: ServerJob['status'] = 'COMPLETED') => ({
+    ...tagged(jobId, workspaceId, { ...generate, layerId }),
+    status,
+  });
+
+  it('lands ended jobs of this document whose layer is still an empty placeholder, once', () => {
+    const recent = [
+      ended('j1', 'empty'),
+      ended('j2', 'empty', 'w1', 'FAILED'),
+      ended('j3', 'filled'), // landed elsewhere already: later edits stay as they are
+      ended('j4', 'gone'), // its layer was removed
+      ended('j5', 'text'),
+      ended('j6', 'empty', 'w2'), // another document
+      { job_id: 'j7', status: 'COMPLETED' } as ServerJob, // untagged
+      ended('j1', 'empty'),
+    ];
+    expect(unlandedJobs('w1', recent, doc, { follow: [], lookUp: [] })).toEqual(['j1', 'j2']);
+  });
+
+  it('leaves out what the plan already follows or looks up', () => {
+    const plan = planReattach('w1', [tagged('j1', 'w1')], [{ jobId: 'j2', workspaceId: 'w1' }]);
+    const recent = [ended('j1', 'empty'), ended('j2', 'empty'), ended('j3', 'empty')];
+    expect(unlandedJobs('w1', recent, doc, plan)).toEqual(['j3']);
   });
 });

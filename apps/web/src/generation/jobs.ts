@@ -3,8 +3,9 @@
 // can re-attach. This browser only remembers the ids of jobs it has not landed yet, to look up those that
 // finished while the page was away (the server lists only active ones).
 import type { GenerationParams } from '@koma/domain';
+import type { DocState } from '@koma/editor';
 import { isApiError } from '../api/ApiError.ts';
-import type { FetchLike } from '../api/http.ts';
+import type { FetchLike, HttpClient } from '../api/http.ts';
 import { JobFailedError, StreamEndedError } from './stream.ts';
 
 /** What to do with a job's output. */
@@ -96,6 +97,37 @@ export function planReattach(
   const activeIds = new Set(active.map((j) => j.job_id));
   const lookUp = [...new Set(mine.map((j) => j.jobId))].filter((id) => !activeIds.has(id));
   return { follow, lookUp };
+}
+
+/**
+ * Recently ended jobs (`GET /api/jobs?status=recent`) that this page should still land: tagged for this document,
+ * for a layer that is still an empty placeholder (it never got its picture, e.g. the browser that sent the job
+ * was closed), and not planned already. A layer that has pictures is left alone, so a job that landed elsewhere
+ * never comes back over later edits.
+ */
+export function unlandedJobs(
+  workspaceId: string,
+  recent: readonly ServerJob[],
+  doc: Pick<DocState, 'layers'>,
+  plan: ReattachPlan,
+): string[] {
+  const planned = new Set([...plan.follow.map((f) => f.jobId), ...plan.lookUp]);
+  const out: string[] = [];
+  for (const job of recent) {
+    const tag = parseJobTag(job.client);
+    if (!tag || tag.workspaceId !== workspaceId || planned.has(job.job_id) || out.includes(job.job_id)) continue;
+    const layer = doc.layers[tag.job.layerId];
+    if (layer?.type === 'IMAGE' && layer.data.variations.length === 0) out.push(job.job_id);
+  }
+  return out;
+}
+
+/** The server's lists a (re)loaded page plans from: jobs still running, and tagged jobs that ended lately. */
+export async function listJobs(http: HttpClient): Promise<{ active: ServerJob[]; recent: ServerJob[] }> {
+  const list = async (status: 'active' | 'recent') =>
+    (await http.request<{ jobs: ServerJob[] }>('GET', `/api/jobs?status=${status}`)).jobs;
+  const [active, recent] = await Promise.all([list('active'), list('recent')]);
+  return { active, recent };
 }
 
 export const JOBS_KEY = 'koma.generation.jobs';

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
-import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { realErrors } from '../support/flows.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { blur, creditTotal, newComic, toScreen } from '../support/editor-page.ts';
 
 const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '100' } });
 
@@ -37,6 +38,13 @@ async function snapshot(page: Page): Promise<Snapshot> {
   });
 }
 
+/** A new comic, open, with its one default panel on the page. */
+async function openComic(page: Page, label: string): Promise<string> {
+  const email = await newComic(page, label);
+  await expect.poll(async () => (await snapshot(page)).children.length).toBe(1);
+  return email;
+}
+
 const images = (snap: Snapshot) =>
   Object.entries(snap.layers)
     .filter(([, l]) => l.type === 'IMAGE')
@@ -59,30 +67,7 @@ async function recorded(
   return page.evaluate(() => (window as unknown as { __states: any[] }).__states);
 }
 
-async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
-
-async function newComic(page: Page, label: string): Promise<string> {
-  const email = uniqueEmail(label);
-  await signUp(page, email);
-  await page.getByRole('button', { name: /New comic/ }).click();
-  await page.waitForURL(/\/editor\/[^/]+$/);
-  await page.waitForSelector('[data-testid=canvas] canvas');
-  await expect.poll(async () => (await snapshot(page)).children.length).toBe(1);
-  return email;
-}
-
 /** Leaves the text field so the canvas shortcuts (g) reach the editor again. */
-async function blur(page: Page): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-}
-
-async function creditTotal(page: Page): Promise<string> {
-  return (await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, '');
-}
 
 /** Occupies the single builtin lane with a job of its own, so the next one waits in the queue. */
 async function occupyLane(page: Page): Promise<void> {
@@ -106,9 +91,9 @@ describe('generation in the editor', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'gen');
+    await openComic(page, 'gen');
     const panelId = (await snapshot(page)).children[0]!;
-    expect(await creditTotal(page)).toBe('100');
+    expect(await creditTotal(page)).toBe(100);
 
     // An empty prompt creates nothing.
     const centre = await toScreen(page, 850, 1200);
@@ -122,7 +107,7 @@ describe('generation in the editor', () => {
     await expect.poll(() => page.getByTestId('generate-cost').innerText()).toBe('6 credits');
 
     await occupyLane(page);
-    await expect.poll(async () => creditTotal(page), { timeout: 5000 }).toBe('100'); // not refreshed by itself
+    await expect.poll(async () => creditTotal(page), { timeout: 5000 }).toBe(100); // not refreshed by itself
     await recordProcessing(page);
     await blur(page);
     await page.mouse.move(centre.x, centre.y);
@@ -156,7 +141,7 @@ describe('generation in the editor', () => {
       )
       .toBe(true);
     // Credits are refreshed when the job leaves the queue: both jobs have been charged by then.
-    await expect.poll(async () => creditTotal(page), { timeout: 5000 }).toBe('88');
+    await expect.poll(async () => creditTotal(page), { timeout: 5000 }).toBe(88);
     await expect
       .poll(async () => (await recorded(page)).some((s) => s.previewUrl?.startsWith('data:image/')), {
         timeout: 10_000,
@@ -223,7 +208,7 @@ describe('generation in the editor', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'broke');
+    await openComic(page, 'broke');
     await page.getByTestId('prompt-input').fill('a castle in the clouds');
     await page.getByTestId('tab-model').click();
     // GPT Image is for subscribers: SUBSCRIPTION_REQUIRED opens the subscription dialog.
@@ -256,7 +241,7 @@ describe('generation in the editor', () => {
     await page.getByRole('button', { name: 'Back to the editor' }).click();
     await expect.poll(() => page.getByTestId('subscription-dialog').count()).toBe(0);
     expect(new URL(page.url()).pathname).toMatch(/^\/editor\//);
-    expect(await creditTotal(page)).toBe('100');
+    expect(await creditTotal(page)).toBe(100);
 
     // The same request from a subscriber opens the credits dialog instead. (The account is shown as a subscriber
     // by rewriting its plan in GET /api/auth/me: the server still answers not_enough_credits for real.)
@@ -283,7 +268,7 @@ describe('generation in the editor', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'reload');
+    await openComic(page, 'reload');
     await page.getByTestId('prompt-input').fill('a cat on a rooftop at night');
     await blur(page);
     // Just left of the page: no panel there, so a free layer centred on the pointer.
@@ -327,7 +312,7 @@ describe('generation in the editor', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'ops');
+    await openComic(page, 'ops');
     await page.getByTestId('prompt-input').fill('a lighthouse on a cliff');
     await blur(page);
     const outside = await toScreen(page, -60, 1200);
@@ -427,7 +412,7 @@ describe('generation in the editor', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'faces');
+    await openComic(page, 'faces');
     await page.getByTestId('prompt-input').fill('a boy running in the rain');
     await blur(page);
 

@@ -11,6 +11,7 @@ import { openPage, screenshot } from '../support/browser.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { REPO_ROOT } from '../support/paths.ts';
+import { blur, creditTotal, idle, select, toScreen } from '../support/editor-page.ts';
 
 const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100' } });
 const PHOTO = path.join(REPO_ROOT, 'apps', 'server', 'test', 'fixtures', 'vision', 'photo-three-faces.jpg');
@@ -51,28 +52,6 @@ const images = (snap: Snapshot) =>
   Object.entries(snap.layers)
     .filter(([, l]) => l.type === 'IMAGE')
     .map(([id, l]) => ({ id, ...l }));
-
-async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
-
-async function select(page: Page, id: string): Promise<void> {
-  await page.evaluate((layer) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [layer] }), id);
-}
-
-async function blur(page: Page): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-}
-
-async function creditTotal(page: Page): Promise<number> {
-  return Number((await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, ''));
-}
-
-async function idle(page: Page): Promise<void> {
-  await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 10_000 }).toBe(0);
-}
 
 /** A new comic with its one panel removed, so what lands on the page is a free layer, whole on the page. */
 async function emptyPage(page: Page, label: string): Promise<void> {

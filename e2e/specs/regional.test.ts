@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
-import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { realErrors } from '../support/flows.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { creditTotal, newComic, toScreen } from '../support/editor-page.ts';
 
 const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100' } });
 
@@ -51,28 +52,17 @@ async function snapshot(page: Page): Promise<Snapshot> {
   });
 }
 
+/** A new comic, open, with its one default panel on the page. */
+async function openComic(page: Page, label: string): Promise<string> {
+  const email = await newComic(page, label);
+  await expect.poll(async () => (await snapshot(page)).children.length).toBe(1);
+  return email;
+}
+
 const images = (snap: Snapshot) =>
   Object.entries(snap.layers)
     .filter(([, l]) => l.type === 'IMAGE')
     .map(([id, l]) => ({ id, ...l }));
-
-async function newComic(page: Page, label: string): Promise<void> {
-  await signUp(page, uniqueEmail(label));
-  await page.getByRole('button', { name: /New comic/ }).click();
-  await page.waitForURL(/\/editor\/[^/]+$/);
-  await page.waitForSelector('[data-testid=canvas] canvas');
-  await expect.poll(async () => (await snapshot(page)).children.length).toBe(1);
-}
-
-async function creditTotal(page: Page): Promise<string> {
-  return (await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, '');
-}
-
-async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
 
 /** A drag inside the frame, between two points given as fractions of it. */
 async function dragInFrame(page: Page, from: [number, number], to: [number, number]): Promise<void> {
@@ -108,7 +98,7 @@ describe('regional prompts and the sketch map', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'regional');
+    await openComic(page, 'regional');
     const panelId = (await snapshot(page)).children[0]!;
     const sent = bodiesOf(page, '/api/regional');
 
@@ -158,7 +148,7 @@ describe('regional prompts and the sketch map', () => {
     await page.getByTestId('regional-generate').click();
     await expect.poll(() => page.getByTestId('toast').innerText()).toContain('may not depict real public figures');
     await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
-    expect(await creditTotal(page)).toBe('100');
+    expect(await creditTotal(page)).toBe(100);
 
     await commitText(page, 'region-prompt', 1, 'a green dragon breathing fire');
     await screenshot(page, 'regional-drawn');
@@ -171,7 +161,7 @@ describe('regional prompts and the sketch map', () => {
     await expect
       .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 30_000 })
       .toBe(1);
-    await expect.poll(async () => creditTotal(page), { timeout: 10_000 }).toBe('94');
+    await expect.poll(async () => creditTotal(page), { timeout: 10_000 }).toBe(94);
 
     // What was sent: the frame's pixels (multiples of 8, 256 to 2048) and both regions as fractions of it.
     const body = sent.at(-1)!;
@@ -214,7 +204,7 @@ describe('regional prompts and the sketch map', () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1400, height: 900 },
     });
-    await newComic(page, 'sketchmap');
+    await openComic(page, 'sketchmap');
     const sent = bodiesOf(page, '/api/diffusion/smd');
     await page.getByTestId('negative-prompt-input').fill('lowres');
     await page.getByTestId('sketch-section').locator('summary').click();
@@ -264,7 +254,7 @@ describe('regional prompts and the sketch map', () => {
     await expect
       .poll(async () => images(await snapshot(page))[0]?.data.variations?.length ?? 0, { timeout: 30_000 })
       .toBe(1);
-    await expect.poll(async () => creditTotal(page), { timeout: 10_000 }).toBe('94');
+    await expect.poll(async () => creditTotal(page), { timeout: 10_000 }).toBe(94);
 
     // The brush went as a black-and-white PNG of the frame size, white where painted and not where erased.
     const body = sent.at(-1)!;

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
-import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { realErrors } from '../support/flows.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { blur, creditTotal, idle, newComic, select, toScreen } from '../support/editor-page.ts';
 
 const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '2000' } });
 
@@ -34,33 +35,6 @@ const images = (snap: Snapshot) =>
     .filter(([, l]) => l.type === 'IMAGE')
     .map(([id, l]) => ({ id, ...l }));
 
-async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
-
-async function newComic(page: Page, label: string): Promise<string> {
-  const email = uniqueEmail(label);
-  await signUp(page, email);
-  await page.getByRole('button', { name: /New comic/ }).click();
-  await page.waitForURL(/\/editor\/[^/]+$/);
-  await page.waitForSelector('[data-testid=canvas] canvas');
-  return email;
-}
-
-async function blur(page: Page): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-}
-
-async function creditTotal(page: Page): Promise<number> {
-  return Number((await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, ''));
-}
-
-async function select(page: Page, id: string): Promise<void> {
-  await page.evaluate((layer) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [layer] }), id);
-}
-
 /** `g` just left of the page (no panel there): a new free layer; resolves with its id once it exists. */
 async function generateBesideThePage(page: Page, prompt: string, y = 1200): Promise<string> {
   const before = new Set(images(await snapshot(page)).map((l) => l.id));
@@ -75,10 +49,6 @@ async function generateBesideThePage(page: Page, prompt: string, y = 1200): Prom
 
 async function variationsOf(page: Page, id: string): Promise<number> {
   return (await snapshot(page)).layers[id]?.data.variations?.length ?? 0;
-}
-
-async function idle(page: Page): Promise<void> {
-  await expect.poll(async () => Object.keys((await snapshot(page)).processing).length, { timeout: 10_000 }).toBe(0);
 }
 
 async function saved(page: Page): Promise<void> {

@@ -1,0 +1,43 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { signUp, uniqueEmail } from './flows.ts';
+
+// What the editor specs do to the page, through the debug hook `window.__koma` (the EditorSession).
+
+/** A point of the document (page coordinates) on the screen, through the current view. */
+export async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const view = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view());
+  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
+}
+
+/** Leaves the focused field, so its edit is committed and keys go to the canvas again. */
+export async function blur(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+export async function select(page: Page, id: string): Promise<void> {
+  await page.evaluate((layer) => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [layer] }), id);
+}
+
+/** The credits shown in the header (credits + purchased credits). */
+export async function creditTotal(page: Page): Promise<number> {
+  return Number((await page.getByTestId('credit-total').innerText()).replace(/[^0-9]/g, ''));
+}
+
+/** Waits until no layer is processing a job. */
+export async function idle(page: Page): Promise<void> {
+  const processing = () =>
+    page.evaluate(() => Object.keys((window as unknown as { __koma: any }).__koma.ui.state.processing).length);
+  await expect.poll(processing, { timeout: 10_000 }).toBe(0);
+}
+
+/** Signs a new account up and opens a new comic in the editor; returns the account's email. */
+export async function newComic(page: Page, label: string): Promise<string> {
+  const email = uniqueEmail(label);
+  await signUp(page, email);
+  await page.getByRole('button', { name: /New comic/ }).click();
+  await page.waitForURL(/\/editor\/[^/]+$/);
+  await page.waitForSelector('[data-testid=canvas] canvas');
+  return email;
+}

@@ -193,6 +193,28 @@ function measureAll(corpus: readonly string[], subjects: readonly Subject[]): Ro
 }
 
 const corpus = buildCorpus(CORPUS_SIZE);
+
+/**
+ * The same prompts as an evader or a Japanese user writes them: a third of them with Japanese tags, zero-width
+ * characters inside words, fullwidth and Cyrillic look-alikes, so every one takes the full normalisation path
+ * (NFKD, ignorables, confusables) instead of the ASCII fast path.
+ */
+function unicodeCorpus(base: readonly string[]): string[] {
+  const rnd = mulberry32(7);
+  const japanese = ['少女', '水着', '桜の下で', '屋上', '夕焼け', 'ロリ', '全裸', '十二歳', 'ビキニ', '制服'];
+  return base.map((p) => {
+    let out = '';
+    for (const c of p) {
+      const r = rnd();
+      if (r < 0.03) out += c + '\u200b';
+      else if (r < 0.06 && c >= 'a' && c <= 'z') out += String.fromCharCode(c.charCodeAt(0) + 0xfee0);
+      else if (r < 0.08 && c === 'a') out += 'а';
+      else out += c;
+    }
+    return rnd() < 0.33 ? `${out}, ${japanese[Math.floor(rnd() * japanese.length)]!}` : out;
+  });
+}
+const unicode = unicodeCorpus(corpus);
 const avgLength = corpus.reduce((n, p) => n + p.length, 0) / corpus.length;
 const rejected = corpus.filter((p) => !moderatePrompt(p).allowed).length;
 console.log(
@@ -206,6 +228,12 @@ const rows = measureAll(corpus, [
   { name: 'moderatePrompt (full verdict)', fn: moderatePrompt },
   { name: 'stripNsfw', fn: stripNsfw },
 ]);
+// The Unicode corpus is measured against the same baseline, in the same interleaved rounds.
+const [unicodeBaseline, unicodeFull] = measureAll(unicode, [
+  { name: 'toLowerCase only, Unicode prompts (baseline)', fn: (p) => p.toLowerCase() },
+  { name: 'moderatePrompt, Unicode prompts (full normalisation)', fn: moderatePrompt },
+]);
+rows.push(unicodeBaseline!, unicodeFull!);
 const lower = rows[0]!.perSecond;
 const scan = rows[1]!.perSecond;
 console.table(
@@ -218,8 +246,8 @@ console.table(
     'vs toLowerCase': `${(r.perSecond / lower).toFixed(3)}x`,
   })),
 );
-const full = rows[2]!.perSecond;
+const full = Math.min(rows[2]!.perSecond, unicodeFull!.perSecond);
 console.log(
-  `target ≥ ${TARGET_PER_SECOND} prompts/s for moderatePrompt: ${full >= TARGET_PER_SECOND ? 'met' : 'NOT met'} ` +
-    `(${Math.round(full)}/s; results kept: ${sink})`,
+  `target ≥ ${TARGET_PER_SECOND} prompts/s for moderatePrompt on both corpora: ` +
+    `${full >= TARGET_PER_SECOND ? 'met' : 'NOT met'} (slowest ${Math.round(full)}/s; results kept: ${sink})`,
 );

@@ -165,7 +165,8 @@ async function pipeline(mode: Mode): Promise<{ samples: number[]; held?: Held }>
         credits: 0,
         purchasedCredits: 0,
       };
-      const submit = async () => jobs.enqueue(await jobs.submit(publicUser, 'txt2img', JSON.parse(body) as unknown));
+      const submit = async () =>
+        jobs.enqueue((await jobs.submit(publicUser, 'txt2img', JSON.parse(body) as unknown)).row);
       // Warm-up: the first few hundred submissions grow the heap by JIT code and caches, whatever holds jobs.
       for (let i = 0; i < WARM; i++) await submit();
       const before = heapUsed();

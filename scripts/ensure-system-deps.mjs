@@ -1,5 +1,6 @@
-// The test suites use two Debian packages: chromium (the browser suite drives it through playwright-core) and
-// ImageMagick (the PSD checks read exported files with `identify`). Install whichever is missing with apt — never a
+// The test suites use three Debian packages: chromium (the browser suite drives it through playwright-core),
+// ImageMagick (the PSD checks read exported files with `identify`) and poppler-utils (the PDF checks read exported
+// files with `pdfinfo` and render them with `pdftoppm`). Install whichever is missing with apt — never a
 // downloaded browser build.
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
@@ -16,8 +17,9 @@ const has = (command) => {
 const missing = [];
 if (!existsSync(chromium)) missing.push('chromium');
 if (!has('identify')) missing.push('imagemagick');
+if (!has('pdfinfo') || !has('pdftoppm')) missing.push('poppler-utils');
 if (missing.length > 0) {
-  console.log(`Installing ${missing.join(' and ')} with apt-get`);
+  console.log(`Installing ${missing.join(', ')} with apt-get`);
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   execSync(
     `${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,

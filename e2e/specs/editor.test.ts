@@ -85,6 +85,8 @@ async function dropImage(page: Page, x: number, y: number, color: string, name =
         dataTransfer: transfer,
         clientX: rect.left + cx,
         clientY: rect.top + cy,
+        // Alt: the picture keeps its own size (without it, it is fitted into the panel under it; panel-art spec).
+        altKey: true,
         bubbles: true,
         cancelable: true,
       };

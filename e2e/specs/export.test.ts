@@ -7,14 +7,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { readPsd, writePsdUint8Array, type Layer as PsdLayer } from 'ag-psd';
 import { unzipSync } from 'fflate';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
-import { createRaster, ensurePsdPixels, watermarkRaster } from '@koma/editor';
+import { createRaster, ensurePsdPixels, watermarkMask } from '@koma/editor';
 import { openPage, screenshot, type PageProblems } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
-import { REPO_ROOT } from '../support/paths.ts';
+import { ARTIFACTS_DIR, REPO_ROOT } from '../support/paths.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
@@ -72,11 +73,13 @@ async function drop(
   page: Page,
   at: { x: number; y: number },
   file: { name: string; color?: string; bytes?: Uint8Array },
+  /** Alt held: the picture keeps its own size instead of being fitted into the panel under it. */
+  alt = false,
 ): Promise<void> {
   const box = (await page.getByTestId('canvas').boundingBox())!;
   const p = await toScreen(page, at.x, at.y);
   await page.evaluate(
-    async ([cx, cy, name, color, bytes]) => {
+    async ([cx, cy, name, color, bytes, altKey]) => {
       let blob: Blob;
       if (bytes) blob = new Blob([new Uint8Array(bytes)]);
       else {
@@ -92,18 +95,18 @@ async function drop(
       transfer.items.add(new File([blob], name, { type: bytes ? '' : 'image/png' }));
       const target = document.querySelector('[data-testid=canvas]')!;
       const rect = target.getBoundingClientRect();
-      const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
+      const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, altKey, bubbles: true };
       target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
       target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
     },
-    [p.x - box.x, p.y - box.y, file.name, file.color ?? null, file.bytes ? [...file.bytes] : null] as const,
+    [p.x - box.x, p.y - box.y, file.name, file.color ?? null, file.bytes ? [...file.bytes] : null, alt] as const,
   );
 }
 
 /** Starts the chosen export in the open dialog and returns the downloaded file once the dialog is idle again. */
 async function exportFile(
   page: Page,
-  format: 'png' | 'psd' | 'psdPages',
+  format: 'png' | 'psd' | 'psdPages' | 'pngPages' | 'cbz' | 'pdf' | 'webtoon',
 ): Promise<{ name: string; file: string; bytes: Buffer }> {
   await page.getByTestId(`export-format-${format}`).check();
   const [download] = await Promise.all([
@@ -172,14 +175,16 @@ describe('exporting a comic page', () => {
     await page.getByTestId('preset-three-tiers').click();
     await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'PANEL').length).toBe(3);
 
-    // A mid-grey image over the top panel of the list, clipped to it from the layer list.
+    // A mid-grey image over the top panel of the list, clipped to it from the layer list's Clip to panel.
     const panel = (await layers(page)).at(-1)!;
     expect(panel.type).toBe('PANEL');
-    await drop(page, centre(panel), { name: 'grey.png', color: 'rgb(100, 100, 100)' });
+    await drop(page, centre(panel), { name: 'grey.png', color: 'rgb(100, 100, 100)' }, true);
     await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'IMAGE').length).toBe(1);
     let image = (await layers(page)).at(-1)!;
     await page.locator(`[data-layer-id="${image.id}"]`).click();
-    await page.locator(`[data-layer-id="${image.id}"]`).getByTestId('clip').click();
+    // Clip is in the row's menu (issue 16: the row keeps its width for the name).
+    await page.locator(`[data-layer-id="${image.id}"]`).getByTestId('layer-menu').click();
+    await page.getByTestId('layer-menu-clip-panel').click();
     await expect.poll(async () => (await layers(page)).find((l) => l.id === image.id)!.clipTarget).toBe(panel.id);
 
     // Exposure +1 doubles it: the canvas and every export show 200, not 100.
@@ -199,7 +204,7 @@ describe('exporting a comic page', () => {
 
     // A second image, hidden from the layer list.
     const bottom = (await layers(page)).filter((l) => l.type === 'PANEL')[0]!;
-    await drop(page, centre(bottom), { name: 'hidden.png', color: '#0000ff' });
+    await drop(page, centre(bottom), { name: 'hidden.png', color: '#0000ff' }, true);
     await expect.poll(async () => (await layers(page)).filter((l) => l.type === 'IMAGE').length).toBe(2);
     const hiddenId = (await layers(page)).at(-1)!.id;
     await page.locator(`[data-layer-id="${hiddenId}"]`).getByTestId('toggle-visibility').click();
@@ -225,41 +230,39 @@ describe('exporting a comic page', () => {
     expect(execFileSync('identify', [free.file], { encoding: 'utf8' })).toMatch(/PNG 1700x2400 1700x2400\+0\+0 8-bit/);
     const freePixels = await rgba(free.bytes);
     expect([freePixels.width, freePixels.height]).toEqual([1700, 2400]);
-    // Not blank: the white page, the black border on the panel's top edge, and the brightened image.
-    const c = centre(built.image);
-    expect(pixel(freePixels, 3, 3)).toEqual([255, 255, 255, 255]);
-    expect(pixel(freePixels, c.x, built.panel.transform.y)).toEqual([0, 0, 0, 255]);
-    const shown = pixel(freePixels, c.x, c.y);
-    expect(shown[3]).toBe(255);
-    for (const channel of shown.slice(0, 3)) expect(Math.abs(channel - 200)).toBeLessThanOrEqual(1);
-    // As the canvas shows it: the export's CPU port of the filter agrees with the shader.
-    built.onCanvas.slice(0, 3).forEach((channel, i) => expect(Math.abs(channel - shown[i]!)).toBeLessThanOrEqual(2));
-    // The hidden image is not in the picture.
-    const h = centre(built.hidden);
-    expect(pixel(freePixels, h.x, h.y).slice(0, 3)).not.toEqual([0, 0, 255]);
 
     expect(await page.locator('.export-dialog__note').count()).toBe(1);
     setPlan(suite.server, email, 'subscriber');
     const paid = await rgba((await exportFile(page, 'png')).bytes);
     // The note follows the server's plan, not the one the page loaded with.
     expect(await page.locator('.export-dialog__note').count()).toBe(0);
-    // The two files differ exactly where the watermark sits, bottom right.
-    const { rect } = watermarkRaster(1700, 2400);
-    let inside = 0;
-    let outside = 0;
+    // Not blank: the white page, the black border on the panel's top edge, and the brightened image.
+    const c = centre(built.image);
+    expect(pixel(paid, 3, 3)).toEqual([255, 255, 255, 255]);
+    expect(pixel(paid, c.x, built.panel.transform.y)).toEqual([0, 0, 0, 255]);
+    const shown = pixel(paid, c.x, c.y);
+    expect(shown[3]).toBe(255);
+    for (const channel of shown.slice(0, 3)) expect(Math.abs(channel - 200)).toBeLessThanOrEqual(1);
+    // As the canvas shows it: the export's CPU port of the filter agrees with the shader.
+    built.onCanvas.slice(0, 3).forEach((channel, i) => expect(Math.abs(channel - shown[i]!)).toBeLessThanOrEqual(2));
+    // The hidden image is not in the picture.
+    const h = centre(built.hidden);
+    expect(pixel(paid, h.x, h.y).slice(0, 3)).not.toEqual([0, 0, 255]);
+
+    // The two files differ exactly where the watermark's diagonal text runs, over the whole page (issue 17).
+    const mask = watermarkMask(1700, 2400);
+    let off = 0;
+    const quarters = [0, 0, 0, 0];
     for (let y = 0; y < 2400; y++) {
       for (let x = 0; x < 1700; x++) {
         const i = (y * 1700 + x) * 4;
         if (freePixels.data.readUInt32BE(i) === paid.data.readUInt32BE(i)) continue;
-        const inRect = x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
-        if (inRect) inside++;
-        else outside++;
+        if (mask[y * 1700 + x]) quarters[(x < 850 ? 0 : 1) + (y < 1200 ? 0 : 2)]! += 1;
+        else off++;
       }
     }
-    expect(outside).toBe(0);
-    expect(inside).toBeGreaterThan((rect.width * rect.height) / 2);
-    expect(rect.x + rect.width).toBeGreaterThan(1600);
-    expect(rect.y + rect.height).toBeGreaterThan(2300);
+    expect(off).toBe(0);
+    for (const n of quarters) expect(n).toBeGreaterThan(10_000);
   });
 
   it('exports a layered PSD: a group per panel in reading order, text, the hidden layer hidden, 1700×2400', async () => {
@@ -306,6 +309,195 @@ describe('exporting a comic page', () => {
     expect(listed).toHaveLength(1 + rasterCount(doc.children));
     // The background, each panel's area and border, the image, the bubble, its text and the hidden image.
     expect(rasterCount(doc.children)).toBe(11);
+  });
+
+  it('exports every page as a CBZ with ComicInfo.xml for a right-to-left book, and as a zip of PNGs', async () => {
+    setPlan(suite.server, email, 'free');
+    await page.getByTestId('export-close').click();
+    await page.getByTestId('tab-page').click();
+    await page.getByTestId('reading-order-RIGHT_TO_LEFT').check();
+    await page.getByTestId('add-page').click();
+    await expect.poll(() => page.getByTestId('page-thumb').count()).toBe(2);
+    await page.getByTestId('page-thumb').first().click();
+    await page.getByTestId('export-open').click();
+    const single = await rgba((await exportFile(page, 'png')).bytes);
+
+    const cbz = await exportFile(page, 'cbz');
+    expect(cbz.name).toMatch(/\.cbz$/);
+    const book = unzipSync(cbz.bytes);
+    expect(Object.keys(book)).toEqual(['001.png', '002.png', 'ComicInfo.xml']);
+    const info = new TextDecoder().decode(book['ComicInfo.xml']);
+    expect(info).toContain('<PageCount>2</PageCount>');
+    expect(info).toContain('<Manga>YesAndRightToLeft</Manga>');
+    expect(info).toContain(`ImageSize="${book['001.png']!.length}" ImageWidth="1700" ImageHeight="2400"`);
+    // Page 1 of the book is the very PNG of page 1, watermark included on the free plan.
+    const first = await rgba(Buffer.from(book['001.png']!));
+    expect([first.width, first.height]).toEqual([1700, 2400]);
+    expect(first.data.equals(single.data)).toBe(true);
+    const second = await rgba(Buffer.from(book['002.png']!));
+    const c = centre(built.image);
+    expect(pixel(second, c.x, c.y)).not.toEqual(pixel(first, c.x, c.y));
+
+    const zip = await exportFile(page, 'pngPages');
+    expect(zip.name).toMatch(/\.zip$/);
+    const pngs = Object.keys(unzipSync(zip.bytes));
+    expect(pngs).toHaveLength(2);
+    pngs.forEach((name, i) => expect(name).toMatch(new RegExp(` - page ${i + 1}\\.png$`)));
+    setPlan(suite.server, email, 'subscriber');
+  });
+
+  it('exports every page as one PDF: trim and bleed boxes, right-to-left for viewers, crop marks on request', async () => {
+    setPlan(suite.server, email, 'free');
+    const single = await rgba((await exportFile(page, 'png')).bytes);
+    const pdf = await exportFile(page, 'pdf');
+    expect(pdf.name).toMatch(/\.pdf$/);
+    const doc = await PDFDocument.load(pdf.bytes);
+    expect(doc.getPageCount()).toBe(2);
+    expect(String(doc.catalog.lookup(PDFName.of('ViewerPreferences')))).toContain('/Direction /R2L');
+    const info = execFileSync('pdfinfo', ['-box', '-f', '1', '-l', '2', pdf.file], { encoding: 'utf8' });
+    // 1700×2400 px at 350 dpi: 349.71 × 493.71 pt, no bleed, so trim = bleed = media.
+    expect(info).toMatch(/Page\s+1 TrimBox:\s+0\.00\s+0\.00\s+349\.71\s+493\.71/);
+    expect(info).toMatch(/Page\s+2 BleedBox:\s+0\.00\s+0\.00\s+349\.71\s+493\.71/);
+    // Page 1 rendered back by poppler at 350 dpi is the PNG of page 1, watermark included.
+    execFileSync('pdftoppm', [
+      '-r',
+      '350',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-png',
+      '-singlefile',
+      pdf.file,
+      path.join(tmp, 'p1'),
+    ]);
+    const rendered = await rgba(readFileSync(path.join(tmp, 'p1.png')));
+    expect([rendered.width, rendered.height]).toEqual([1700, 2400]);
+    const c = centre(built.image);
+    for (const [x, y] of [
+      [c.x, c.y],
+      [3, 3],
+      [1650, 2350],
+    ] as const) {
+      pixel(rendered, x, y)
+        .slice(0, 3)
+        .forEach((v, i) => expect(Math.abs(v - pixel(single, x, y)[i]!)).toBeLessThanOrEqual(3));
+    }
+
+    await page.getByTestId('export-crop-marks').check();
+    const marked = await exportFile(page, 'pdf');
+    const boxes = execFileSync('pdfinfo', ['-box', marked.file], { encoding: 'utf8' });
+    expect(boxes).toMatch(/TrimBox:\s+23\.00\s+23\.00\s+372\.71\s+516\.71/);
+    expect(boxes).toMatch(/MediaBox:\s+0\.00\s+0\.00\s+395\.71\s+539\.71/);
+
+    // For a one-ink press: the same page in black and white screentone dots that keep the grey's value.
+    await page.getByTestId('export-crop-marks').uncheck();
+    await page.getByTestId('export-tone').selectOption('screentone');
+    await page.getByTestId('export-lpi').fill('5');
+    await page.getByTestId('export-start').click();
+    await expect(page.getByTestId('export-error').innerText()).resolves.toContain('Lines per inch');
+    await page.getByTestId('export-lpi').fill('60');
+    const toned = await exportFile(page, 'pdf');
+    execFileSync('pdftoppm', [
+      '-r',
+      '350',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-png',
+      '-singlefile',
+      toned.file,
+      path.join(tmp, 't1'),
+    ]);
+    const dots = await rgba(readFileSync(path.join(tmp, 't1.png')));
+    let ink = 0;
+    let between = 0;
+    for (let y = Math.round(c.y) - 60; y < Math.round(c.y) + 60; y++) {
+      for (let x = Math.round(c.x) - 60; x < Math.round(c.x) + 60; x++) {
+        const v = pixel(dots, x, y)[0]!;
+        if (v < 40) ink++;
+        else if (v <= 215) between++;
+      }
+    }
+    // The brightened image is grey 200: 1 − 200/255 of the area in ink, and nothing but black and white.
+    expect(between / 14400).toBeLessThan(0.02);
+    expect(Math.abs(ink / 14400 - (1 - 200 / 255))).toBeLessThan(0.04);
+    await page.getByTestId('export-tone').selectOption('colour');
+    setPlan(suite.server, email, 'subscriber');
+  });
+
+  it('exports the chapter as webtoon slices 800 px wide, cut in gutters and margins, not through panels', async () => {
+    await page.getByTestId('export-format-webtoon').check();
+    // A height the dialog refuses is named, and nothing starts.
+    await page.getByTestId('export-slice-height').fill('50');
+    await page.getByTestId('export-start').click();
+    await expect(page.getByTestId('export-error').innerText()).resolves.toContain('Slice height');
+    expect(await page.getByTestId('export-progress').count()).toBe(0);
+    await page.getByTestId('export-slice-height').fill('1200');
+    await page.getByTestId('export-slice-type').selectOption('png');
+    await screenshot(page, 'export-webtoon-dialog');
+    const strip = await exportFile(page, 'webtoon');
+    // Kept beside the screenshots, to be looked at.
+    writeFileSync(path.join(ARTIFACTS_DIR, 'export-webtoon.zip'), strip.bytes);
+    const slices = unzipSync(strip.bytes);
+    const names = Object.keys(slices);
+    names.forEach((name, i) => expect(name).toMatch(new RegExp(` ${String(i + 1).padStart(2, '0')}\\.png$`)));
+    const sizes = await Promise.all(names.map(async (n) => sharp(Buffer.from(slices[n]!)).metadata()));
+    for (const m of sizes) {
+      expect(m.width).toBe(800);
+      expect(m.height).toBeLessThanOrEqual(1200);
+    }
+    // Two pages of 2400 at 800/1700: 2258 px of strip in all.
+    expect(sizes.reduce((sum, m) => sum + m.height, 0)).toBe(2 * Math.round((2400 * 800) / 1700));
+    // No cut crosses a panel of either page (page 1's three tiers, the new page's full-page panel).
+    const scale = 800 / 1700;
+    const pageHeight = Math.round(2400 * scale);
+    let y = 0;
+    const cuts = sizes.slice(0, -1).map((m) => (y += m.height));
+    const panels: { page: number; ys: number[] }[] = await page.evaluate(() => {
+      const doc = (window as any).__koma.editor.doc;
+      return doc.pages.flatMap((p: { rootId: string }, i: number) =>
+        doc.layers[p.rootId].children
+          .map((id: string) => doc.layers[id])
+          .filter((l: any) => l.type === 'PANEL')
+          .map((l: any) => ({ page: i, ys: l.data.vertices.map((v: { y: number }) => v.y) })),
+      );
+    });
+    expect(panels.filter((p) => p.page === 0)).toHaveLength(3);
+    for (const p of panels) {
+      const top = p.page * pageHeight + Math.min(...p.ys) * scale;
+      const bottom = p.page * pageHeight + Math.max(...p.ys) * scale;
+      for (const cut of cuts) expect(cut <= top + 1 || cut >= bottom - 1).toBe(true);
+    }
+    expect(await page.getByTestId('export-notice').count()).toBe(0);
+  });
+
+  it('cancels a chapter export from the progress bar: the worker stops and nothing is downloaded', async () => {
+    // Hold the worker's script back so that the export is surely under way when Cancel is pressed.
+    const hold = async (route: Route) => {
+      await new Promise((r) => setTimeout(r, 3000));
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/psd.worker*', hold);
+    let downloads = 0;
+    const count = () => downloads++;
+    page.on('download', count);
+    try {
+      await page.getByTestId('export-format-pdf').check();
+      await page.getByTestId('export-start').click();
+      await page.getByTestId('export-cancel').click();
+      await expect.poll(() => page.getByTestId('export-notice').innerText(), SLOW).toContain('Export cancelled');
+      expect(await page.getByTestId('export-progress').count()).toBe(0);
+      expect(await page.getByTestId('export-error').count()).toBe(0);
+      await page.waitForTimeout(3500);
+      expect(downloads).toBe(0);
+    } finally {
+      page.off('download', count);
+      await page.unroute('**/psd.worker*', hold);
+    }
+    // The dialog works again at once.
+    expect((await exportFile(page, 'pdf')).name).toMatch(/\.pdf$/);
   });
 
   it('imports PSD files through the dialog and by dropping, and shows what it skipped or changed', async () => {

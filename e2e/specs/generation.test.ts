@@ -8,7 +8,9 @@ import { realErrors } from '../support/flows.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { blur, creditTotal, newComic, toScreen } from '../support/editor-page.ts';
 
-const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '100' } });
+// These specs check the credit arithmetic, so the builtin engine charges as in a demo of billing (it is free by
+// default: generation-results.test.ts checks that).
+const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '100', BUILTIN_CHARGES: 'true' } });
 
 interface Layer {
   type: string;
@@ -363,7 +365,10 @@ describe('generation in the editor', () => {
     await page.getByTestId('tab-layer').click();
     await expect(page.getByTestId('op-inpaint').isEnabled()).resolves.toBe(true);
     await expect(page.getByTestId('op-inpaint').innerText()).resolves.toBe('Inpaint painted area · 6 cr');
+    // The inpaint menu takes a prompt (prefilled from the layer; empty uses the Prompt tab's).
     await page.getByTestId('op-inpaint').click();
+    await expect(page.getByTestId('inpaint-prompt').inputValue()).resolves.toBe('a lighthouse on a cliff');
+    await page.getByTestId('inpaint-run').click();
     await expect.poll(async () => images(await snapshot(page)).length).toBe(2);
     const placeholder = images(await snapshot(page)).find((l) => l.id !== layerId)!;
     expect(placeholder.transform).toEqual(t);
@@ -455,6 +460,7 @@ describe('generation in the editor', () => {
           .catch(() => ''),
       )
       .toBe('Detecting faces...');
+    // The toast says what was found: "Faces detected" only when there are faces, "No faces found" otherwise.
     await expect
       .poll(
         () =>
@@ -464,24 +470,19 @@ describe('generation in the editor', () => {
             .catch(() => ''),
         { timeout: 60_000 },
       )
-      .toBe('Faces detected');
+      .toMatch(/^(Faces detected|No faces found)$/);
+    const toast = await page.getByTestId('toast').innerText();
     const stored = await page.evaluate((id) => {
       const layer = (window as unknown as { __koma: any }).__koma.editor.doc.layers[id];
       return layer.data.faceStore[layer.data.variations[layer.data.variationsIdx].id] as unknown[] | undefined;
     }, generated.id);
     expect(Array.isArray(stored)).toBe(true);
+    expect(toast).toBe(stored!.length === 0 ? 'No faces found' : 'Faces detected');
     await screenshot(page, 'generation-faces');
     if (stored!.length === 0) {
-      // The builtin artwork has no faces: enhancing says so, and nothing is sent.
-      await page.getByTestId('op-enhance-face-0').click();
-      await expect
-        .poll(() =>
-          page
-            .getByTestId('toast')
-            .innerText()
-            .catch(() => ''),
-        )
-        .toBe('No faces detected');
+      // The builtin artwork has no faces: no face is offered to enhance, and the layer tab says none were found.
+      expect(await page.getByTestId('op-enhance-face-0').count()).toBe(0);
+      await expect(page.getByTestId('faces-none').innerText()).resolves.toBe('No faces found');
     } else {
       await page.getByTestId('op-enhance-face-0').click();
       await expect

@@ -6,14 +6,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { watermarkRaster } from '@koma/editor';
+import { watermarkMask } from '@koma/editor';
 import { openPage, screenshot } from '../support/browser.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { blur, creditTotal, idle, select, toScreen } from '../support/editor-page.ts';
 
-const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100' } });
+// Charges are checked: the builtin engine charges as in a demo of billing (BUILTIN_CHARGES).
+const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100', BUILTIN_CHARGES: 'true' } });
 const PHOTO = path.join(REPO_ROOT, 'apps', 'server', 'test', 'fixtures', 'vision', 'photo-three-faces.jpg');
 
 interface Stroke {
@@ -117,7 +118,14 @@ async function drop(
       transfer.items.add(new File([blob], name, { type: blob.type }));
       const target = document.querySelector('[data-testid=canvas]')!;
       const rect = target.getBoundingClientRect();
-      const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
+      // Alt: the picture keeps its own size (without it, it is fitted into the panel under it; panel-art spec).
+      const init = {
+        dataTransfer: transfer,
+        clientX: rect.left + cx,
+        clientY: rect.top + cy,
+        altKey: true,
+        bubbles: true,
+      };
       target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
       target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
     },
@@ -136,7 +144,7 @@ type Zone = 'keep' | 'change' | 'ignore';
 
 /**
  * Compares two exports of the same page pixel by pixel over the layer's box: `zone` says, for a point in the image's
- * own pixels, whether it must keep its colour (within ±1) or should change. The watermark corner is left out.
+ * own pixels, whether it must keep its colour (within ±1) or should change. The watermark's pixels are left out.
  */
 function compare(
   before: { width: number; height: number; data: Buffer },
@@ -145,7 +153,7 @@ function compare(
   zone: (ix: number, iy: number) => Zone,
 ): { kept: number; keptChanged: number; toChange: number; changed: number } {
   expect([after.width, after.height]).toEqual([before.width, before.height]);
-  const { rect } = watermarkRaster(before.width, before.height);
+  const mark = watermarkMask(before.width, before.height);
   const t = layer.transform;
   const sx = layer.originalSize.width / t.size.width;
   const sy = layer.originalSize.height / t.size.height;
@@ -156,7 +164,7 @@ function compare(
   const y1 = Math.min(before.height, Math.ceil(t.y + t.size.height));
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
-      if (x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height) continue;
+      if (mark[y * before.width + x]) continue;
       const z = zone((x + 0.5 - t.x) * sx, (y + 0.5 - t.y) * sy);
       if (z === 'ignore') continue;
       const i = (y * before.width + x) * 4;
@@ -213,6 +221,7 @@ async function inpaintChangesOnlyThePaintedRegion(page: Page, sourceId: string, 
   await select(page, sourceId);
   await page.getByTestId('tab-layer').click();
   await page.getByTestId('op-inpaint').click();
+  await page.getByTestId('inpaint-run').click();
   await expect.poll(async () => images(await snapshot(page)).length).toBe(2);
   const resultId = images(await snapshot(page)).find((l) => l.id !== sourceId)!.id;
   await expect
@@ -350,6 +359,22 @@ describe('inpaint and face enhance on the exported page', () => {
       expect((x1 - x0) * (y1 - y0)).toBeLessThan((960 * 640) / 4);
       expect(f.score).toBeGreaterThanOrEqual(0.25);
     }
+    // Each face is outlined and numbered on the image, over its box on the canvas; enhance is offered for
+    // exactly those faces.
+    await expect.poll(() => page.locator('[data-testid^=face-outline-]').count()).toBe(faces.length);
+    const canvasBox = (await page.getByTestId('canvas').boundingBox())!;
+    for (const [i, f] of faces.entries()) {
+      const outline = page.getByTestId(`face-outline-${i}`);
+      await expect(outline.innerText()).resolves.toBe(String(i + 1));
+      const box = (await outline.boundingBox())!;
+      const sx = layer.transform.size.width / 960;
+      const sy = layer.transform.size.height / 640;
+      const expected = await toScreen(page, layer.transform.x + f.bbox[0] * sx, layer.transform.y + f.bbox[1] * sy);
+      expect(Math.abs(box.x - expected.x)).toBeLessThan(3);
+      expect(Math.abs(box.y - expected.y)).toBeLessThan(3);
+      expect(box.x).toBeGreaterThanOrEqual(canvasBox.x - 1);
+    }
+    expect(await page.locator('[data-testid^=op-enhance-face-]').count()).toBe(faces.length);
     await screenshot(page, 'faces-detected');
 
     // Enhance face 0: one face-edit at the model's rate (an sdxl model: 6 credits).

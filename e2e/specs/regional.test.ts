@@ -8,7 +8,8 @@ import { realErrors } from '../support/flows.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { creditTotal, newComic, toScreen } from '../support/editor-page.ts';
 
-const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100' } });
+// Charges are checked: the builtin engine charges as in a demo of billing (BUILTIN_CHARGES).
+const suite = useServerAndBrowser({ env: { STARTING_CREDITS: '100', BUILTIN_CHARGES: 'true' } });
 
 interface Layer {
   type: string;
@@ -146,7 +147,7 @@ describe('regional prompts and the sketch map', () => {
     await commitText(page, 'region-prompt', 1, 'barack obama');
     await expect.poll(() => page.getByTestId('regional-issues').count()).toBe(0);
     await page.getByTestId('regional-generate').click();
-    await expect.poll(() => page.getByTestId('toast').innerText()).toContain('may not depict real public figures');
+    await expect.poll(() => page.getByTestId('toast').innerText()).toContain('real public figures are not allowed');
     await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
     expect(await creditTotal(page)).toBe(100);
 

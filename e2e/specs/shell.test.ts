@@ -276,7 +276,7 @@ describe('a new account', () => {
     await page.getByLabel('メールアドレス').fill(uniqueEmail('ja'));
     await page.getByLabel('パスワード').fill('short');
     await page.getByLabel('パスワード').press('Enter');
-    await expect.poll(() => page.getByText('パスワードは8文字以上にしてください。').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('パスワードは12文字以上にしてください。').isVisible()).toBe(true);
     await page.getByLabel('パスワード').fill('long enough password');
     await page.getByRole('button', { name: '新規登録' }).click();
     await page.waitForURL('**/dashboard');

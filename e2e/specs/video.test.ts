@@ -7,7 +7,8 @@ import { realErrors } from '../support/flows.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { blur, creditTotal, idle, newComic, select, toScreen } from '../support/editor-page.ts';
 
-const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '2000' } });
+// Charges are checked: the builtin engine charges as in a demo of billing (BUILTIN_CHARGES).
+const suite = useServerAndBrowser({ slowEngine: true, env: { STARTING_CREDITS: '2000', BUILTIN_CHARGES: 'true' } });
 
 interface Layer {
   type: string;
@@ -309,7 +310,8 @@ describe('a failed generation', () => {
           .innerText()
           .catch(() => ''),
       )
-      .toBe('Failed to perform the image operation');
+      // The reason in words (issue 19), not the generic "Failed to perform the image operation".
+      .toBe('Failed: the engine reported an error: The GPU worker fell over');
     await expect.poll(async () => images(await snapshot(page)).length).toBe(0);
     await expect(page.getByTestId('redo').isDisabled()).resolves.toBe(true);
     await page.keyboard.press('Control+Shift+Z');

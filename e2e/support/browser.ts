@@ -34,14 +34,20 @@ export interface PageProblems {
 export async function openPage(
   browser: Browser,
   baseUrl: string,
-  options: { viewport?: { width: number; height: number }; locale?: string; isMobile?: boolean } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    locale?: string;
+    isMobile?: boolean;
+    /** A touch screen (a tablet is touch without isMobile); defaults to isMobile. */
+    hasTouch?: boolean;
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: options.viewport ?? { width: 1280, height: 800 },
     locale: options.locale ?? 'en-US',
     isMobile: options.isMobile ?? false,
-    hasTouch: options.isMobile ?? false,
+    hasTouch: options.hasTouch ?? options.isMobile ?? false,
   });
   const page = await context.newPage();
   const problems: PageProblems = { errors: [], external: [] };

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { ServerConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { ENGINE_ADMIN_USAGE, engineAdmin } from './engines/admin.ts';
 import { HttpError } from './http/errors.ts';
 import { updateUserFlags } from './repositories/users.ts';
 import { Accounts } from './services/accounts.ts';
 import { CreditLedger } from './services/credit-ledger.ts';
+import { sweepOrphanBlobs } from './services/orphan-sweep.ts';
+import { createBlobStore } from './storage/blob-store.ts';
 
 /** Usage text of `npm run admin -- …`. */
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
@@ -15,8 +18,10 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
   set-plan    --email E --plan free|subscriber
   set-restricted --email E --value true|false
   show        --email E
+  sweep-orphans [--older-than SECONDS]              delete stored bytes no image owns (default: older than 1 h)
+${ENGINE_ADMIN_USAGE}
 
-Uses the same environment as the server (DATA_DIR, DATABASE_URL, STARTING_CREDITS).`;
+Uses the same environment as the server (DATA_DIR, DATABASE_URL, STARTING_CREDITS, ENGINES_CONFIG).`;
 
 /** A failure the admin command reports as a message and exit code 1. */
 export class AdminError extends Error {}
@@ -53,6 +58,7 @@ export async function runAdmin(argv: string[], config: ServerConfig): Promise<st
         amount: { type: 'string' },
         reason: { type: 'string' },
         value: { type: 'string' },
+        'older-than': { type: 'string' },
       },
     });
   } catch (err) {
@@ -61,6 +67,8 @@ export async function runAdmin(argv: string[], config: ServerConfig): Promise<st
   const { positionals, values } = parsed;
   const command = positionals[0];
   if (!command || command === 'help') return ADMIN_USAGE;
+  const engines = await engineAdmin(command);
+  if (engines !== undefined) return engines;
   const database = await openDatabase(config);
   try {
     const ledger = new CreditLedger(database.db, database.dialect);
@@ -74,7 +82,6 @@ export async function runAdmin(argv: string[], config: ServerConfig): Promise<st
     switch (command) {
       case 'create-user': {
         const password = need(values.password, 'password');
-        if (password.length < 8) throw new AdminError('--password must be at least 8 characters');
         const user = await accounts.createUser({
           email: need(values.email, 'email'),
           password,
@@ -106,6 +113,19 @@ export async function runAdmin(argv: string[], config: ServerConfig): Promise<st
       }
       case 'show':
         return await show((await userByEmail()).id);
+      case 'sweep-orphans': {
+        const seconds = Number(values['older-than'] ?? 3600);
+        if (!Number.isInteger(seconds) || seconds < 0) {
+          throw new AdminError('--older-than must be a whole number of seconds, 0 or more');
+        }
+        const blobs = createBlobStore(config.storage);
+        try {
+          const swept = await sweepOrphanBlobs(database.db, blobs, new Date(Date.now() - seconds * 1000));
+          return `checked ${swept.checked} stored objects, deleted ${swept.deleted.length}: ${swept.deleted.join(' ')}`;
+        } finally {
+          blobs.close();
+        }
+      }
       default:
         throw new AdminError(`Unknown command "${command}"\n\n${ADMIN_USAGE}`);
     }

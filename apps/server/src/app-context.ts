@@ -1,6 +1,7 @@
 import type { ServerConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Accounts } from './services/accounts.ts';
+import type { SigninLimiter } from './services/attempt-limiter.ts';
 import type { CreditLedger } from './services/credit-ledger.ts';
 import type { JobService } from './jobs/service.ts';
 import type { ImageStore } from './services/image-store.ts';
@@ -19,6 +20,8 @@ export interface AppContext {
   /** The generation job pipeline (src/jobs). */
   jobs: JobService;
   now: () => Date;
+  /** Sign-in attempt limits per IP and per account (shared through Redis when REDIS_URL is set). */
+  signinLimiter: SigninLimiter;
 }
 
 declare module 'fastify' {

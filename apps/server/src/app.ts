@@ -8,12 +8,19 @@ import type { AppContext } from './app-context.ts';
 import type { ServerConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { installAuth } from './http/auth.ts';
+import { installBodyGuard } from './http/body-guard.ts';
 import { HttpError, installErrorHandlers } from './http/errors.ts';
-import { zodSerializerCompiler, zodValidatorCompiler } from './http/zod-provider.ts';
+import { installOpenApi } from './http/openapi.ts';
+import serverPackage from '../package.json' with { type: 'json' };
+import { acquireRedis } from './redis.ts';
+import { Readiness } from './readiness.ts';
+import { useMetricsDatabase } from './metrics.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { createJobService, type JobOptions } from './jobs/index.ts';
 import { deleteExpiredSessions } from './repositories/sessions.ts';
 import { authRoutes } from './routes/auth.ts';
 import { creditRoutes } from './routes/credits.ts';
+import { engineRoutes } from './routes/engines.ts';
 import { flowImageRoutes } from './routes/flow-images.ts';
 import { generationRoutes } from './routes/generation.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -22,10 +29,12 @@ import { loraRoutes } from './routes/lora.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
 import { Accounts } from './services/accounts.ts';
+import { MemoryAttemptStore, RedisAttemptStore, SigninLimiter } from './services/attempt-limiter.ts';
 import { CreditLedger } from './services/credit-ledger.ts';
 import { DocumentCache } from './services/document-cache.ts';
 import { ImageStore } from './services/image-store.ts';
 import { Workspaces } from './services/workspaces.ts';
+import { createWorkspaceEvents } from './services/workspace-events.ts';
 import { createBlobStore } from './storage/blob-store.ts';
 
 export type { AppContext } from './app-context.ts';
@@ -58,10 +67,38 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     images,
     new DocumentCache(config.documentCacheBytes),
     now,
+    config.sessionIdleDays * 24 * 3600 * 1000,
+    createWorkspaceEvents(config.redisUrl, config.redisKeyPrefix),
+  );
+  const signinLimiter = new SigninLimiter(
+    config.redisUrl
+      ? new RedisAttemptStore(config.redisUrl, config.redisKeyPrefix)
+      : new MemoryAttemptStore(() => now().getTime()),
+    { ip: config.signinRateLimit, account: config.signinAccountLimit },
   );
   const jobs = createJobService({ database, images, blobs, now }, options.jobs);
-  const context: AppContext = { config, database, blobs, ledger, images, accounts, workspaces, jobs, now };
-  await deleteExpiredSessions(database.db, now().toISOString());
+  const readiness = new Readiness({
+    db: database.db,
+    blobs,
+    redisUrl: config.redisUrl,
+    router: jobs.deps.router,
+  });
+  const stopMetrics = useMetricsDatabase(database.db);
+  // Limits shared by every API process when Redis is there; otherwise each process counts alone.
+  const rateLimitRedis = config.redisUrl ? acquireRedis(config.redisUrl) : undefined;
+  const context: AppContext = {
+    config,
+    database,
+    blobs,
+    ledger,
+    images,
+    accounts,
+    workspaces,
+    jobs,
+    now,
+    signinLimiter,
+  };
+  await deleteExpiredSessions(database.db, now().toISOString(), accounts.idleSince().toISOString());
 
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
@@ -70,25 +107,34 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     // While shutting down, new requests get 503 and requests in flight finish.
     return503OnClosing: true,
   });
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(zodSerializerCompiler);
   app.decorate('koma', context);
+  // Failed jobs are logged with the server's own logger unless the caller gave the pipeline one.
+  if (!options.jobs?.log) jobs.deps.log = app.log;
   app.addHook('onClose', async () => {
+    await workspaces.events.close();
     await jobs.close();
+    await signinLimiter.close();
+    await readiness.close();
+    await rateLimitRedis?.release();
+    stopMetrics();
     blobs.close();
     await database.close();
   });
 
+  installSecurityHeaders(app);
   installErrorHandlers(app, spaFallback(config.webDist));
+  installBodyGuard(app);
+  await installOpenApi(app, serverPackage.version);
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
+    ...(rateLimitRedis ? { redis: rateLimitRedis.client, nameSpace: `${config.redisKeyPrefix}rate:` } : {}),
     errorResponseBuilder: (_request, limit) =>
       new HttpError(429, 'rate_limited', `Too many attempts; try again in ${Math.ceil(limit.ttl / 1000)} s.`),
   });
   installAuth(app, accounts, config.allowedOrigins);
 
-  healthRoutes(app);
+  healthRoutes(app, readiness);
   authRoutes(app);
   workspaceRoutes(app);
   imageRoutes(app);
@@ -96,6 +142,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   preferenceRoutes(app);
   flowImageRoutes(app);
   loraRoutes(app);
+  engineRoutes(app);
   generationRoutes(app, jobs);
   await jobs.start();
   for (const register of options.routes ?? []) await register(app);

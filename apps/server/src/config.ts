@@ -32,9 +32,25 @@ export interface ServerConfig {
   maxImagePixels: number;
   /** Memory for recently read workspace documents (bytes); 0 turns the cache off. */
   documentCacheBytes: number;
+  /** Bytes of images a user may upload up to (uploads and inline images of requests; results always land). */
+  storageQuotaBytes: number;
+  /** Image uploads (POST /api/image) per user per window. */
+  uploadRateLimit: { max: number; windowMs: number };
+  /** Sign-in attempts per client IP per window. */
   signinRateLimit: { max: number; windowMs: number };
+  /** Failed sign-ins per account per window (a success clears them). */
+  signinAccountLimit: { max: number; windowMs: number };
+  /** Absolute session lifetime from sign-in, in days. */
   sessionDays: number;
-  /** Set the Secure flag on the session cookie. */
+  /** A session unused this many days ends. */
+  sessionIdleDays: number;
+  /** scrypt cost of new password hashes, as log2 N (17 by default; lower only to speed up tests). */
+  scryptLog2N: number;
+  /** Redis for state shared by every server process (sign-in limits); none: each process counts alone. */
+  redisUrl: string | undefined;
+  /** Prefix of the keys this server writes in Redis. */
+  redisKeyPrefix: string;
+  /** Always set the Secure flag on the session cookie (it is set anyway on requests that came over HTTPS). */
   cookieSecure: boolean;
   /** Trust X-Forwarded-* from a reverse proxy (client IP for the rate limit, protocol). */
   trustProxy: boolean;
@@ -100,13 +116,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     startingCredits: int(env, 'STARTING_CREDITS', 100),
     bodyLimit: int(env, 'BODY_LIMIT', 10 * 1024 * 1024, 1024),
     maxImageBytes: int(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024),
-    maxImagePixels: int(env, 'MAX_IMAGE_PIXELS', 50_000_000, 1),
+    maxImagePixels: int(env, 'MAX_IMAGE_PIXELS', 100_000_000, 1),
     documentCacheBytes: int(env, 'DOCUMENT_CACHE_BYTES', 64 * 1024 * 1024),
+    storageQuotaBytes: int(env, 'STORAGE_QUOTA_BYTES', 2 * 1024 * 1024 * 1024, 1),
+    uploadRateLimit: {
+      max: int(env, 'UPLOAD_RATE_LIMIT', 60, 1),
+      windowMs: int(env, 'UPLOAD_RATE_WINDOW_MS', 60_000, 1),
+    },
     signinRateLimit: {
       max: int(env, 'SIGNIN_RATE_LIMIT', 10, 1),
       windowMs: int(env, 'SIGNIN_RATE_WINDOW_MS', 60_000, 1),
     },
+    signinAccountLimit: {
+      max: int(env, 'SIGNIN_ACCOUNT_LIMIT', 10, 1),
+      windowMs: int(env, 'SIGNIN_ACCOUNT_WINDOW_MS', 15 * 60_000, 1),
+    },
     sessionDays: int(env, 'SESSION_DAYS', 30, 1),
+    sessionIdleDays: int(env, 'SESSION_IDLE_DAYS', 7, 1),
+    scryptLog2N: int(env, 'PASSWORD_SCRYPT_LOG2N', 17, 10),
+    redisUrl: text(env, 'REDIS_URL'),
+    redisKeyPrefix: text(env, 'REDIS_KEY_PREFIX') ?? 'koma:',
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     allowedOrigins,

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { checkEnginesAtStartup } from './engines/startup-check.ts';
 
 // Start-up: read the environment, build the app, listen; on SIGINT/SIGTERM stop taking requests,
 // let the ones in flight finish, close the database and exit.
@@ -34,6 +35,8 @@ try {
     { database: app.koma.database.dialect, storage: config.storage.kind, dataDir: config.dataDir },
     'Koma server ready',
   );
+  // The capability check: what each engine server has, logged now and shown in the engine status view.
+  void checkEnginesAtStartup(app);
 } catch (err) {
   app.log.error({ err }, 'could not start');
   await app.close();

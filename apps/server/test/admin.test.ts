@@ -14,7 +14,7 @@ describe('admin command', () => {
   it('creates a user who can sign in, grants credits, records a purchase and sets plan and restricted mode', async () => {
     const run = (...args: string[]) => runAdmin(args, backend.config);
     expect(
-      await run('create-user', '--email', 'Admin@Example.com', '--password', 'secret-pass', '--name', 'Ada'),
+      await run('create-user', '--email', 'Admin@Example.com', '--password', 'secret-passphrase', '--name', 'Ada'),
     ).toContain('"credits":25');
     expect(JSON.parse(await run('grant', '--email', 'admin@example.com', '--amount', '10'))).toMatchObject({
       credits: 35,
@@ -32,7 +32,10 @@ describe('admin command', () => {
     const app = await backend.start();
     try {
       const client = new TestClient(app);
-      const signin = await client.post('/api/auth/signin', { email: 'admin@example.com', password: 'secret-pass' });
+      const signin = await client.post('/api/auth/signin', {
+        email: 'admin@example.com',
+        password: 'secret-passphrase',
+      });
       expect(signin.statusCode).toBe(200);
       expect(signin.json()).toMatchObject({
         user: { name: 'Ada', plan: 'subscriber', restrictedMode: true, credits: 35, purchasedCredits: 500 },
@@ -49,9 +52,9 @@ describe('admin command', () => {
     await expect(run('set-plan', '--email', 'admin@example.com', '--plan', 'gold')).rejects.toThrow(
       'free or subscriber',
     );
-    await expect(run('create-user', '--email', 'admin@example.com', '--password', 'another-pass')).rejects.toThrow(
-      'already exists',
-    );
+    await expect(
+      run('create-user', '--email', 'admin@example.com', '--password', 'another-passphrase'),
+    ).rejects.toThrow('already exists');
     await expect(run('frobnicate')).rejects.toThrow('Unknown command');
     expect(JSON.parse(await run('show', '--email', 'admin@example.com'))).toMatchObject({
       credits: 35,

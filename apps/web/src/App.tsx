@@ -1,4 +1,5 @@
 import { EditorScreen } from './editor/EditorScreen.tsx';
+import { EngineStatusScreen } from './engines/EngineStatusScreen.tsx';
 import { useT } from './i18n/index.ts';
 import { Redirect } from './router/Redirect.tsx';
 import { useLocation } from './router/history.ts';
@@ -41,6 +42,8 @@ export function App() {
       return <EditorScreen key={route.workspaceId} workspaceId={route.workspaceId} />;
     case 'flow':
       return <FlowEntryScreen variationId={route.variationId} />;
+    case 'engineStatus':
+      return <EngineStatusScreen />;
     case 'notFound':
       return <NotFoundScreen path={route.path} />;
   }

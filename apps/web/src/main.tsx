@@ -1,3 +1,5 @@
+// Before anything builds a schema: no eval under the Content-Security-Policy.
+import '@koma/domain/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './fonts.ts';

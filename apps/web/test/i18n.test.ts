@@ -53,6 +53,11 @@ describe('fontStack', () => {
   it('uses the Japanese gothic stack for vertical text', () => {
     expect(fontStack('Komika', true)).toMatch(/^'Noto Sans JP'/);
   });
+  it('keeps a Japanese face for vertical text, and knows every catalogue font by name', () => {
+    expect(fontStack('Zen Maru Gothic', true)).toMatch(/^'Zen Maru Gothic', 'Noto Sans JP'/);
+    expect(fontStack('Patrick Hand')).toMatch(/^'Patrick Hand', 'Noto Sans JP'/);
+    expect(fontStack('Patrick Hand', true)).toMatch(/^'Noto Sans JP'/);
+  });
   it('keeps an unknown family first, with the bundled fonts behind it', () => {
     expect(fontStack("Evil'Font")).toMatch(/^'EvilFont', 'Comic Neue'/);
   });

@@ -7,6 +7,7 @@ describe('matchRoute', () => {
     expect(matchRoute('/signin')).toEqual({ name: 'signin' });
     expect(matchRoute('/signup/')).toEqual({ name: 'signup' });
     expect(matchRoute('/dashboard')).toEqual({ name: 'dashboard' });
+    expect(matchRoute('/admin/engines')).toEqual({ name: 'engineStatus' });
     expect(matchRoute('/editor/abc-123')).toEqual({ name: 'editor', workspaceId: 'abc-123' });
     expect(matchRoute('/dashboard/editor/abc-123')).toEqual({ name: 'editor', workspaceId: 'abc-123' });
     expect(matchRoute('/flow/var%201')).toEqual({ name: 'flow', variationId: 'var 1' });
@@ -26,6 +27,7 @@ describe('matchRoute', () => {
 
   it('guards the private routes only', () => {
     expect(requiresSession({ name: 'dashboard' })).toBe(true);
+    expect(requiresSession({ name: 'engineStatus' })).toBe(true);
     expect(requiresSession({ name: 'editor', workspaceId: 'x' })).toBe(true);
     expect(requiresSession({ name: 'flow', variationId: 'x' })).toBe(true);
     expect(requiresSession({ name: 'signin' })).toBe(false);

@@ -29,7 +29,7 @@ describe('saved-form codec', () => {
     );
     const saved = encodeWorkspaceData(doc);
     expect(saved.version).toBe(DOCUMENT_VERSION);
-    expect(decodeWorkspaceData(saved)).toEqual({ ok: true, value: doc });
+    expect(decodeWorkspaceData(saved)).toEqual({ ok: true, value: doc, repairs: [] });
   });
 
   it('loads a legacy document: REGIONAL layers dropped, the other reading-order spelling accepted', () => {

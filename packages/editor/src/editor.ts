@@ -177,6 +177,7 @@ export class Editor {
     if (!entry) return false;
     this.state = applyPatches(this.state, entry.inversePatches);
     this.changeCount++;
+    this.keepLastPage();
     this.emit();
     return true;
   }
@@ -191,6 +192,7 @@ export class Editor {
     if (!entry) return false;
     this.state = applyPatches(this.state, entry.inversePatches);
     this.changeCount++;
+    this.keepLastPage();
     this.emit();
     return true;
   }
@@ -201,8 +203,22 @@ export class Editor {
     if (!entry) return false;
     this.state = applyPatches(this.state, entry.patches);
     this.changeCount++;
+    this.keepLastPage();
     this.emit();
     return true;
+  }
+
+  /**
+   * `lastPage` moves outside history (opening a page is not an edit), so undoing the page it names can leave it
+   * past the end; the server would refuse such a document. It then names the last page.
+   */
+  private keepLastPage(): void {
+    const count = this.state.pages.length;
+    if (count === 0 || this.state.lastPage < count) return;
+    this.state = produce(this.state, (draft) => {
+      draft.lastPage = count - 1;
+    });
+    this.viewChanged = true;
   }
 
   /** Changes the saved view of the workspace or of a page; not undoable and does not make the document dirty. */
@@ -232,6 +248,15 @@ export class Editor {
         if (url) page.thumbnailUrl = url;
       });
     });
+    this.emit();
+  }
+
+  /**
+   * Asks for the next autosave without an undoable edit: the document as loaded differs from what the server
+   * holds (it was repaired on load), and saving it once means the repair is reported only once.
+   */
+  markNeedsSave(): void {
+    this.viewChanged = true;
     this.emit();
   }
 

@@ -12,3 +12,5 @@ export * from './interaction/shortcuts.ts';
 export * from './autosave/autosave.ts';
 export * from './text/index.ts';
 export * from './export/index.ts';
+export * from './kinds/index.ts';
+export * from './ui/repair.ts';

@@ -28,6 +28,7 @@ export class TestDriver {
     recenter: () => this.calls.push('recenter'),
     zoomStep: (d) => this.calls.push(`zoomStep ${d}`),
     cycleVariation: (d) => this.calls.push(`cycleVariation ${d}`),
+    refused: (reason, types) => this.calls.push(['refused', reason, ...(types ?? [])].join(' ')),
   };
 
   constructor(type: 'COMIC' | 'INFINITE' = 'COMIC') {
@@ -51,13 +52,18 @@ export class TestDriver {
     return this;
   }
 
-  down(x: number, y: number, opts: { button?: number; shift?: boolean } = {}): this {
-    this.controller.pointerDown({ screen: { x, y }, button: opts.button ?? 0, shift: opts.shift });
+  down(x: number, y: number, opts: { button?: number; shift?: boolean; pressure?: number } = {}): this {
+    this.controller.pointerDown({
+      screen: { x, y },
+      button: opts.button ?? 0,
+      shift: opts.shift,
+      ...(opts.pressure === undefined ? {} : { pressure: opts.pressure }),
+    });
     return this;
   }
 
-  move(x: number, y: number): this {
-    this.controller.pointerMove({ screen: { x, y }, button: 0 });
+  move(x: number, y: number, opts: { pressure?: number } = {}): this {
+    this.controller.pointerMove({ screen: { x, y }, button: 0, ...opts });
     return this;
   }
 

@@ -252,7 +252,7 @@ describe('autosave', () => {
     };
   }
 
-  it('saves every tick while dirty, with a thumbnail every 6th tick, and stays dirty after a late edit', async () => {
+  it('saves every tick while dirty, with a thumbnail first and every 6th tick, and stays dirty after a late edit', async () => {
     const d = new TestDriver('INFINITE');
     const save = vi.fn(() => Promise.resolve(true));
     const clock = fakeTimers();
@@ -267,8 +267,9 @@ describe('autosave', () => {
       clock.tick();
       await autosave.saveNow();
     }
+    // The first save carries a thumbnail (issue 16), then the 6th tick does.
     expect(save.mock.calls.map((c) => (c as unknown as [{ withThumbnail: boolean }])[0].withThumbnail)).toEqual([
-      false,
+      true,
       false,
       false,
       false,
@@ -286,6 +287,31 @@ describe('autosave', () => {
     await pending;
     expect(d.editor.dirty).toBe(true);
     expect(autosave.status).toBe('dirty');
+  });
+
+  it('refreshes a stale thumbnail on the 6th tick even when the edits were already saved, and only then', async () => {
+    const d = new TestDriver('INFINITE');
+    const save = vi.fn(() => Promise.resolve(true));
+    const clock = fakeTimers();
+    const autosave = new Autosave(d.editor, save, clock.timers);
+    const thumbnails = () =>
+      save.mock.calls.map((c) => (c as unknown as [{ withThumbnail: boolean }])[0].withThumbnail);
+    autosave.start();
+    withImage(d);
+    clock.tick(); // tick 1: the first save, with its thumbnail
+    await autosave.saveNow();
+    withImage(d);
+    clock.tick(); // tick 2: saved without a thumbnail; the picture is now behind the document
+    await autosave.saveNow();
+    for (let tick = 3; tick <= 5; tick++) clock.tick();
+    expect(thumbnails()).toEqual([true, false]);
+    clock.tick(); // tick 6: nothing unsaved, but the thumbnail is stale
+    await autosave.saveNow();
+    expect(thumbnails()).toEqual([true, false, true]);
+    for (let tick = 7; tick <= 12; tick++) clock.tick(); // nothing changed since: no more saves
+    await autosave.saveNow();
+    expect(thumbnails()).toEqual([true, false, true]);
+    expect(autosave.status).toBe('saved');
   });
 
   it('reports a conflict and an error without marking the document clean', async () => {

@@ -39,11 +39,12 @@ export async function openDatabase(options: {
   let checkpointer: Checkpointer | undefined;
   if (options.databaseUrl) {
     dialect = 'postgres';
-    db = new Kysely<DB>({
-      dialect: new PostgresDialect({
-        pool: withPreparedStatements(new pg.Pool({ connectionString: options.databaseUrl, max: 10 })),
-      }),
-    });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client whose connection the server ends (a restart, or DROP DATABASE … WITH (FORCE) in tests)
+    // emits 'error' on the pool; with no listener Node treats it as uncaught and the process dies. The pool
+    // drops that client by itself and the next query opens a new one, so there is nothing else to do.
+    pool.on('error', () => {});
+    db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(options.dataDir, { recursive: true });
@@ -51,7 +52,10 @@ export async function openDatabase(options: {
     const sqlite = new SQLite(file);
     // WAL lets readers go on during a write; foreign keys are off by default in SQLite.
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    // FULL, not NORMAL: with NORMAL a WAL commit is acknowledged before the log reaches the disk, so a power cut
+    // can take back a save the editor was told is stored, or a ledger entry a job was charged by. FULL syncs the
+    // log at every commit; the pragma cannot be changed inside a transaction, so it holds for every commit.
+    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

@@ -155,6 +155,28 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('jobs').addColumn('client', 'text').execute();
     },
   },
+  '0004_session_activity': {
+    // Sessions end after a period without use (SESSION_IDLE_DAYS) as well as at their absolute expiry; rows from
+    // before this column count from their creation.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sessions').addColumn('last_seen_at', 'text').execute();
+    },
+  },
+  '0005_idempotency_keys': {
+    // Paid requests retried with the same Idempotency-Key get their first job back instead of a second charge.
+    // The primary key is what makes two simultaneous requests with one key create one job.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('request_hash', 'text', (c) => c.notNull())
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])
+        .execute();
+    },
+  },
 };
 
 /** The server's migrations, for Kysely's Migrator. */

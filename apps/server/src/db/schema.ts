@@ -16,7 +16,10 @@ export interface SessionsTable {
   token_hash: string;
   user_id: string;
   created_at: string;
+  /** Absolute end of the session (SESSION_DAYS after sign-in). */
   expires_at: string;
+  /** Last request made with it (kept to within a few minutes); null for sessions older than the column. */
+  last_seen_at: string | null;
 }
 
 export interface CreditLedgerTable {

@@ -31,8 +31,21 @@ const zRoute = z
     message: 'A route needs at least one of models, modelTypes or kinds (use "default" for everything else)',
   });
 
+const zEnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as FAL_KEY');
+
+/**
+ * A ComfyUI server: its URL, or its URL and the environment variable holding a bearer token (`tokenEnv`) or
+ * `user:password` for basic auth (`basicAuthEnv`) of the proxy in front of it.
+ */
+const zComfyServer = z.union([
+  zUrl,
+  z
+    .strictObject({ url: zUrl, tokenEnv: zEnvName.optional(), basicAuthEnv: zEnvName.optional() })
+    .refine((s) => !(s.tokenEnv && s.basicAuthEnv), { message: 'Use either tokenEnv or basicAuthEnv, not both' }),
+]);
+
 const zComfy = z.strictObject({
-  servers: z.array(zUrl).min(1),
+  servers: z.array(zComfyServer).min(1),
   files: z
     .strictObject({
       flux: z.strictObject({ clipL: z.string().min(1), t5: z.string().min(1), vae: z.string().min(1) }).optional(),
@@ -45,8 +58,14 @@ const zComfy = z.strictObject({
       kontextUnet: z.string().min(1).optional(),
       sdxlSampler: z.strictObject({ sampler: z.string().min(1), scheduler: z.string().min(1) }).optional(),
       fluxSampler: z.strictObject({ sampler: z.string().min(1), scheduler: z.string().min(1) }).optional(),
+      /** Catalogue model id → file name on the server (as the server lists it, or with / for subfolders). */
+      models: z.record(z.string().min(1), z.string().min(1)).optional(),
+      /** LoRA url or display name → file name in models/loras. */
+      loras: z.record(z.string().min(1), z.string().min(1)).optional(),
     })
     .optional(),
+  cleanup: z.enum(['temp', 'keep']).optional(),
+  objectInfoTtlMs: zMs.optional(),
   requestTimeoutMs: zMs.optional(),
   probeTimeoutMs: zMs.optional(),
   idleTimeoutMs: zMs.optional(),
@@ -55,11 +74,10 @@ const zComfy = z.strictObject({
   historyPollMs: zMs.optional(),
 });
 
-const zEnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as FAL_KEY');
-
 const zFal = z.strictObject({
   keyEnv: zEnvName.default('FAL_KEY'),
   baseUrl: zUrl.optional(),
+  storageUrl: zUrl.optional(),
   pollIntervalMs: zMs.optional(),
   requestTimeoutMs: zMs.optional(),
   jobTimeoutMs: zMs.optional(),
@@ -72,6 +90,7 @@ const zOpenAi = z.strictObject({
   model: z.string().min(1).optional(),
   partialImages: z.number().int().min(0).max(3).optional(),
   jobTimeoutMs: zMs.optional(),
+  maxRetries: z.number().int().min(0).max(10).optional(),
 });
 
 export const zEngineConfig = z

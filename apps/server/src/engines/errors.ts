@@ -1,5 +1,7 @@
-export type EngineErrorCode =
-  'validation' | 'moderation_blocked' | 'engine_failed' | 'timeout' | 'cancelled' | 'connection_lost';
+import type { JobFailureCode } from '@koma/domain';
+
+/** The reason an engine failed, from the list the web translates (`packages/domain/src/generation/failures.ts`). */
+export type EngineErrorCode = JobFailureCode;
 
 /** The only error type an engine rejects with; `message` is written for the person who submitted the job. */
 export class EngineError extends Error {

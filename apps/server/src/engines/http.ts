@@ -1,8 +1,18 @@
 import { EngineError, cancelledError } from './errors.ts';
 
+/** Errors of a connection that was never made (undici wraps them as the cause of "fetch failed"). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 /**
  * fetch with a per-request time limit that maps failures onto EngineError codes: the job's own abort becomes
- * `cancelled`, our time limit `timeout`, a refused or dropped connection `connection_lost`.
+ * `cancelled`, our time limit `timeout`, a refused connection or unknown host `engine_unreachable`, a connection that broke `connection_lost`.
  */
 export async function fetchOrFail(
   service: string,
@@ -17,8 +27,13 @@ export async function fetchOrFail(
   } catch (err) {
     if (signal.aborted) throw cancelledError();
     if (timeout.aborted) throw new EngineError('timeout', `${service} did not answer within ${timeoutMs} ms`, err);
-    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    throw new EngineError('connection_lost', `${service} is unreachable${cause}`, err);
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : undefined;
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    const detail = cause ? `: ${cause.message}` : '';
+    if (typeof code === 'string' && UNREACHABLE.has(code)) {
+      throw new EngineError('engine_unreachable', `${service} is unreachable${detail}`, err);
+    }
+    throw new EngineError('connection_lost', `The connection to ${service} broke${detail}`, err);
   }
 }
 

@@ -10,6 +10,8 @@ export type {
   EngineEvents,
   EngineId,
   EngineImage,
+  EngineProbe,
+  EngineProbeTarget,
   EngineProgress,
   EngineResult,
   EngineTask,
@@ -41,9 +43,11 @@ export {
 } from './config.ts';
 export type { EngineConfig } from './config.ts';
 export { createEngineRouter } from './router.ts';
-export type { EngineRouter } from './router.ts';
+export type { ConfiguredEngineRouter, EngineRouter } from './router.ts';
 export { BuiltinEngine } from './builtin/engine.ts';
 export { ComfyUiEngine } from './comfyui/engine.ts';
 export type { ComfyServerReport } from './comfyui/engine.ts';
 export { FalEngine } from './fal/engine.ts';
 export { OpenAiEngine } from './openai/engine.ts';
+export { engineReachability } from './reachability.ts';
+export type { EngineReachability, ReachabilityOptions } from './reachability.ts';

@@ -212,6 +212,27 @@ export interface Engine {
   supports(task: EngineTask): boolean;
   /** Runs the task to completion; rejects with an EngineError (code `cancelled` once `signal` aborts). */
   run(task: EngineTask, events: EngineEvents, signal: AbortSignal): Promise<EngineResult>;
+  /** A cheap check that the engine answers (no job, no charge); engines without a remote end leave it out. */
+  probe?(signal: AbortSignal): Promise<EngineProbe>;
+}
+
+/** Why a probe failed: the job failure codes an engine that cannot be used would fail with. */
+export type EngineProbeCode = 'engine_unreachable' | 'engine_auth' | 'timeout' | 'engine_failed';
+
+/** One remote end's answer to a probe (a ComfyUI server, or the hosted API itself). */
+export interface EngineProbeTarget {
+  url: string;
+  reachable: boolean;
+  code?: EngineProbeCode;
+  detail?: string;
+}
+
+/** Reachable when the engine can take a job now: some ComfyUI server answers, the hosted API answers. */
+export interface EngineProbe {
+  reachable: boolean;
+  code?: EngineProbeCode;
+  detail?: string;
+  targets: EngineProbeTarget[];
 }
 
 /** The model id a task names, whatever its kind (catalogue id, edit model or video model); upscale has none. */

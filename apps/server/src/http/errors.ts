@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { issueSentence } from './error-sentences.ts';
 
 /** The one error body every route answers with. */
 export const zErrorReply = z.object({ error: z.string(), message: z.string() }).loose();
@@ -19,8 +21,9 @@ export class HttpError extends Error {
   }
 }
 
-/** 400 invalid_request; the message names the field. */
-export const invalidRequest = (message: string) => new HttpError(400, 'invalid_request', message);
+/** 400 invalid_request; the message names the field, and `field` carries its path when it is known. */
+export const invalidRequest = (message: string, field?: string) =>
+  new HttpError(400, 'invalid_request', message, field === undefined ? {} : { field });
 /** 401 unauthorized. */
 export const unauthorized = () => new HttpError(401, 'unauthorized', 'Sign in first.');
 /** 403 forbidden. */
@@ -38,17 +41,41 @@ export const notEnoughCredits = () => new HttpError(400, 'not_enough_credits', '
 export const subscriptionRequired = () =>
   new HttpError(403, 'SUBSCRIPTION_REQUIRED', 'This feature requires a subscription.');
 
-function zodMessage(error: z.ZodError, where: string): string {
+/** The first issue of a zod failure as a sentence naming the field, and the field's path. */
+function zodFailure(error: z.ZodError, where: string): { message: string; field: string } {
   const issue = error.issues[0];
-  if (!issue) return `Invalid ${where}.`;
+  if (!issue) return { message: `${where} is not valid.`, field: where };
   const field = issue.path.length > 0 ? issue.path.join('.') : where;
-  return `${field}: ${issue.message}`;
+  return { message: issueSentence(field, issue), field };
+}
+
+/** "field.sub must …" from fastify-type-provider-zod's issues (instancePath `/field/sub`), with the field's path. */
+function validationFailure(err: FastifyError, where: string): { message: string; field: string } {
+  const issue = hasZodFastifySchemaValidationErrors(err) ? err.validation[0] : undefined;
+  if (!issue) return { message: err.message, field: where };
+  const path = issue.instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .join('.');
+  const field = path === '' ? where : path;
+  return {
+    message: issueSentence(field, { ...(issue.params as object), code: issue.keyword, message: issue.message ?? '' }),
+    field,
+  };
 }
 
 /** Turns a zod failure into a 400 that names the field. */
 export function fromZodError(error: z.ZodError, where = 'body'): HttpError {
-  return invalidRequest(zodMessage(error, where));
+  const { message, field } = zodFailure(error, where);
+  return invalidRequest(message, field);
 }
+
+// Fastify's own words for a body it cannot read, replaced by a sentence a person can act on.
+const fastifyMessages: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+};
 
 // Fastify's own errors that are the client's fault, mapped to our codes.
 const fastifyCodes: Record<string, { status: number; code: string }> = {
@@ -70,12 +97,16 @@ export function installErrorHandlers(app: FastifyInstance, serveSpa?: (url: stri
     }
     if (err.validation) {
       const where = err.validationContext ?? 'body';
-      const cause = err.cause;
-      const message = cause instanceof z.ZodError ? zodMessage(cause, where) : err.message;
-      return reply.status(400).send({ error: 'invalid_request', message });
+      const { message, field } = validationFailure(err, where);
+      return reply.status(400).send({ error: 'invalid_request', message, field });
     }
     const known = err.code ? fastifyCodes[err.code] : undefined;
-    if (known) return reply.status(known.status).send({ error: known.code, message: err.message });
+    if (known) {
+      const message = (err.code && fastifyMessages[err.code]) ?? err.message;
+      return reply
+        .status(known.status)
+        .send({ error: known.code, message, ...(known.status === 400 ? { field: 'body' } : {}) });
+    }
     if (err.statusCode === 429) return reply.status(429).send({ error: 'rate_limited', message: err.message });
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ error: 'invalid_request', message: err.message });

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { JobDeps } from './deps.ts';
 import type { JobBus } from './events.ts';
 import type { LanePool } from './runner.ts';
-import { recoverJob } from './service.ts';
+import { recoverJob } from './recovery.ts';
 
 /** What a run token carries: the job it was added for and, once taken, the row its worker claimed. */
 interface TokenData {

@@ -10,6 +10,10 @@ export interface JobConfig {
   chat: { url: string; apiKey: string | undefined; model: string } | undefined;
   /** Run jobs in this process (the in-process pool). False for an HTTP process in front of BullMQ workers. */
   runLocally: boolean;
+  /** Charge for the builtin engine's pictures (BUILTIN_CHARGES=true, for demos of billing); free otherwise. */
+  builtinCharges: boolean;
+  /** Where the editor's dialogs send people: buying credits, subscribing, setting up a real engine. */
+  links: { credits?: string; subscription?: string; engineSetup?: string };
 }
 
 /** Default concurrency per lane: builtin engine 2, background removal 1 (about 1 GB each). */
@@ -24,6 +28,19 @@ export const DEFAULT_CONCURRENCY: Readonly<Record<string, number>> = {
 function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name]?.trim();
   return raw === undefined || raw === '' ? undefined : raw;
+}
+
+function link(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an http(s) URL`);
+  return url.toString();
 }
 
 export function loadJobConfig(env: NodeJS.ProcessEnv = process.env): JobConfig {
@@ -45,5 +62,15 @@ export function loadJobConfig(env: NodeJS.ProcessEnv = process.env): JobConfig {
       ? { url: chatUrl, apiKey: text(env, 'CHAT_API_KEY'), model: text(env, 'CHAT_MODEL') ?? 'gpt-4o-mini' }
       : undefined,
     runLocally: redisUrl === undefined,
+    builtinCharges: text(env, 'BUILTIN_CHARGES')?.toLowerCase() === 'true',
+    links: Object.fromEntries(
+      (
+        [
+          ['credits', link(env, 'BUY_CREDITS_URL')],
+          ['subscription', link(env, 'SUBSCRIBE_URL')],
+          ['engineSetup', link(env, 'ENGINE_SETUP_URL')],
+        ] as const
+      ).filter(([, url]) => url !== undefined),
+    ),
   };
 }

@@ -1,22 +1,29 @@
+import { pino } from 'pino';
 import type { DatabaseHandle } from '../db/database.ts';
 import { createEngineRouter, loadEngineConfig, type EngineRouter } from '../engines/index.ts';
 import type { ImageStore } from '../services/image-store.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import * as vision from '../vision/index.ts';
 import { loadJobConfig, type JobConfig } from './config.ts';
-import type { JobDeps, VisionOps } from './deps.ts';
+import type { JobDeps, JobLog, VisionOps } from './deps.ts';
+import { EstimateBook } from './estimates.ts';
 import { JobService } from './service.ts';
 
 export { JobService } from './service.ts';
 export type { JobConfig } from './config.ts';
-export type { JobDeps, VisionOps } from './deps.ts';
+export type { JobDeps, JobLog, VisionOps } from './deps.ts';
 
 /** Seams for tests and embedding: the job settings, the engine router and the vision operations. */
 export interface JobOptions {
   config?: Partial<JobConfig>;
   router?: EngineRouter;
   vision?: VisionOps;
+  /** Where failed jobs are logged (the HTTP app passes its own logger). */
+  log?: JobLog;
 }
+
+/** Pino at LOG_LEVEL: the log of a pipeline built without a logger (the worker passes its own). */
+export const defaultJobLog: JobLog = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 
 /** The real vision operations (vision/index.ts). */
 export const realVision: VisionOps = {
@@ -47,6 +54,8 @@ export function createJobDeps(
     vision: options.vision ?? realVision,
     config,
     now: parts.now,
+    log: options.log ?? defaultJobLog,
+    estimates: new EstimateBook(),
   };
 }
 

@@ -1,4 +1,5 @@
 import { EngineError } from '../engines/errors.ts';
+import { chatCompletion } from '../engines/openai/chat.ts';
 import type { JobConfig } from './config.ts';
 
 /** Tag vocabularies of the builtin expander: each variant adds one tag from each group, chosen by the prompt. */
@@ -31,7 +32,7 @@ export function builtinExpand(prompt: string, count: number): string[] {
   return prompts;
 }
 
-/** Asks an OpenAI-compatible chat endpoint for `count` rewrites; the builtin expander when none is configured. */
+/** Asks an OpenAI-compatible chat endpoint (through the openai client) for `count` rewrites; the builtin expander when none is configured. */
 export async function expandPrompt(
   chat: JobConfig['chat'],
   prompt: string,
@@ -39,33 +40,20 @@ export async function expandPrompt(
   signal: AbortSignal,
 ): Promise<{ prompts: string[]; engine: 'chat' | 'builtin' }> {
   if (!chat) return { prompts: builtinExpand(prompt, count), engine: 'builtin' };
-  const response = await fetch(chat.url, {
-    method: 'POST',
+  const content = await chatCompletion(
+    chat,
+    [
+      {
+        role: 'system',
+        content:
+          'You expand prompts for an anime and manga image generator. Answer with a JSON array of strings only: ' +
+          'each a richer comma-separated tag prompt that keeps the subject of the original. No nudity.',
+      },
+      { role: 'user', content: `Give ${count} expansions of: ${prompt}` },
+    ],
+    0.9,
     signal,
-    headers: {
-      'content-type': 'application/json',
-      ...(chat.apiKey ? { authorization: `Bearer ${chat.apiKey}` } : {}),
-    },
-    body: JSON.stringify({
-      model: chat.model,
-      temperature: 0.9,
-      messages: [
-        {
-          role: 'system',
-          content:
-            'You expand prompts for an anime and manga image generator. Answer with a JSON array of strings only: ' +
-            'each a richer comma-separated tag prompt that keeps the subject of the original. No nudity.',
-        },
-        { role: 'user', content: `Give ${count} expansions of: ${prompt}` },
-      ],
-    }),
-  }).catch((err: unknown) => {
-    if (signal.aborted) throw new EngineError('cancelled', 'The job was cancelled');
-    throw new EngineError('connection_lost', `Prompt expansion service unreachable: ${String(err)}`);
-  });
-  if (!response.ok) throw new EngineError('engine_failed', `Prompt expansion service answered ${response.status}`);
-  const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
-  const content = body.choices?.[0]?.message?.content ?? '';
+  );
   const prompts = parsePrompts(content).slice(0, count);
   if (prompts.length === 0) throw new EngineError('engine_failed', 'Prompt expansion service returned no prompts');
   return { prompts, engine: 'chat' };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, DatabaseDialect } from '../db/database.ts';
 import { newId } from '../ids.ts';
+import { creditsCharged, creditsRefunded } from '../metrics.ts';
 import { lockBalance, splitCharge, writeEntry } from '../services/credit-ledger.ts';
 import type { JobsTable } from './schema.ts';
 import type { JobFailure, JobStatus } from './types.ts';
@@ -32,13 +33,65 @@ export interface NewJob {
  * ledger's own entry writer, with the job id as ref. Throws not_enough_credits (400)
  * and writes nothing when the balance is short.
  */
+/** Thrown inside the insert transaction when another request already holds the job's Idempotency-Key. */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('The Idempotency-Key is already in use');
+  }
+}
+
+/** The job an Idempotency-Key of the user stands for, if any. */
+export async function findIdempotencyKey(
+  db: Database,
+  userId: string,
+  key: string,
+): Promise<{ request_hash: string; job_id: string; created_at: string } | undefined> {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'job_id', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/** Forgets a key that has outlived its window, so it can stand for a new request. */
+export async function deleteIdempotencyKey(
+  db: Database,
+  userId: string,
+  key: string,
+  createdAt: string,
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .where('created_at', '=', createdAt)
+    .execute();
+}
+
 export async function insertJobWithCharge(
   db: Database,
   dialect: DatabaseDialect,
   job: NewJob,
   now: Date,
+  idempotency?: { key: string; hash: string },
 ): Promise<JobRow> {
-  return db.transaction().execute(async (trx) => {
+  const inserted = await db.transaction().execute(async (trx) => {
+    if (idempotency) {
+      // First, so that of two requests racing with one key the second waits here and then inserts nothing.
+      const claimed = await trx
+        .insertInto('idempotency_keys')
+        .values({
+          user_id: job.userId,
+          key: idempotency.key,
+          request_hash: idempotency.hash,
+          job_id: job.id,
+          created_at: now.toISOString(),
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) throw new IdempotencyKeyTaken();
+    }
     let fromCredits = 0;
     let fromPurchased = 0;
     if (job.cost > 0) {
@@ -77,6 +130,8 @@ export async function insertJobWithCharge(
     await trx.insertInto('jobs').values(row).execute();
     return row;
   });
+  creditsCharged.inc(Number(inserted.charged_credits) + Number(inserted.charged_purchased));
+  return inserted;
 }
 
 export async function getJob(db: Database, id: string): Promise<JobRow | undefined> {
@@ -141,7 +196,7 @@ export async function failJob(
   from: readonly JobStatus[],
   attempt?: number,
 ): Promise<JobRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const failed = await db.transaction().execute(async (trx) => {
     let update = trx
       .updateTable('jobs')
       .set({ status: 'FAILED', error: JSON.stringify(failure), finished_at: now.toISOString(), refunded: 1 })
@@ -165,6 +220,8 @@ export async function failJob(
     }
     return row;
   });
+  if (failed) creditsRefunded.inc(Number(failed.charged_credits) + Number(failed.charged_purchased));
+  return failed;
 }
 
 /** Jobs ahead of this one in its lane (0 = next to run). */

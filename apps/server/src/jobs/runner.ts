@@ -2,9 +2,10 @@ import sharp from 'sharp';
 import { EngineError } from '../engines/errors.ts';
 import type { EngineProgress } from '../engines/types.ts';
 import { VisionAbortedError, VisionInputError } from '../vision/index.ts';
+import { jobsFinished, jobWait } from '../metrics.ts';
 import type { JobDeps } from './deps.ts';
 import type { JobBus } from './events.ts';
-import { JOB_KINDS } from './kinds.ts';
+import { runJob } from './kinds/pipeline.ts';
 import { claimNext, completeJob, failJob, type JobRow } from './repository.ts';
 import type { JobFailure } from './types.ts';
 
@@ -32,6 +33,28 @@ async function previewUrl(preview: NonNullable<EngineProgress['preview']>): Prom
   return `data:${mime};base64,${bytes.toString('base64')}`;
 }
 
+/** The credits a failed job gave back: its whole charge, plan and purchased credits together. */
+export function refundOf(row: Pick<JobRow, 'charged_credits' | 'charged_purchased' | 'refunded'>): number {
+  return Number(row.refunded) ? Number(row.charged_credits) + Number(row.charged_purchased) : 0;
+}
+
+/** One log line for every failed job: which, whose, where it ran, why, and what was given back. */
+export function logFailure(deps: JobDeps, row: JobRow, failure: JobFailure, refunded: number): void {
+  deps.log.warn(
+    {
+      job: row.id,
+      user: row.user_id,
+      kind: row.kind,
+      engine: row.engine,
+      code: failure.code,
+      reason: failure.message,
+      refunded,
+      attempts: Number(row.attempts),
+    },
+    `job ${row.id} (${row.kind} on ${row.engine}) failed: ${failure.code}: ${failure.message}`,
+  );
+}
+
 /**
  * Runs one claimed job to its end: streams progress over the bus, stores the output and completes the row, or
  * fails and refunds it. The final update only lands for this attempt while the row is still IN_PROGRESS, so a
@@ -39,10 +62,14 @@ async function previewUrl(preview: NonNullable<EngineProgress['preview']>): Prom
  * for the next start to re-queue.
  */
 export async function executeJob(deps: JobDeps, bus: JobBus, row: JobRow, controller: AbortController): Promise<void> {
-  const kind = JOB_KINDS[row.kind];
   const attempt = Number(row.attempts);
   const jobId = row.id;
   const userId = row.user_id;
+  const started = Date.now();
+  if (attempt === 1 && row.started_at) {
+    jobWait.observe({ lane: row.lane }, (Date.parse(row.started_at) - Date.parse(row.created_at)) / 1000);
+  }
+  deps.log.info({ job: jobId, user: userId, kind: row.kind, engine: row.engine, attempt }, 'job started');
   bus.publish({ type: 'lane', lane: row.lane });
   bus.publish({
     type: 'job',
@@ -56,7 +83,7 @@ export async function executeJob(deps: JobDeps, bus: JobBus, row: JobRow, contro
   });
   // Progress events are converted in order (previews take a moment to encode).
   let chain = Promise.resolve();
-  const report = (p: EngineProgress): void => {
+  const report = (p: EngineProgress & { estimateMs?: number }): void => {
     chain = chain
       .then(async () => {
         if (controller.signal.aborted) return;
@@ -70,22 +97,20 @@ export async function executeJob(deps: JobDeps, bus: JobBus, row: JobRow, contro
             logs: p.logs ?? [],
             ...(p.progress !== undefined ? { progress: p.progress } : {}),
             ...(preview ? { preview } : {}),
+            ...(p.estimateMs !== undefined ? { estimate_ms: p.estimateMs } : {}),
           },
         });
       })
       .catch(() => undefined);
   };
   try {
-    if (!kind) throw new EngineError('validation', `Unknown job kind ${row.kind}`);
-    const output = await kind.run(
-      deps,
-      { id: jobId, userId, kind: row.kind, engine: row.engine, inputs: JSON.parse(row.inputs) as unknown },
-      report,
-      controller.signal,
-    );
+    const job = { id: jobId, userId, kind: row.kind, engine: row.engine, inputs: JSON.parse(row.inputs) as unknown };
+    const output = await runJob(deps, job, report, controller.signal);
     await chain;
     if (controller.signal.reason === 'shutdown') return;
     if (await completeJob(deps.db, jobId, attempt, output, deps.now())) {
+      jobsFinished.inc({ kind: row.kind, state: 'COMPLETED' });
+      deps.log.info({ job: jobId, kind: row.kind, ms: Date.now() - started }, 'job completed');
       bus.publish({ type: 'job', userId, event: { status: 'COMPLETED', job_id: jobId, output } });
     }
   } catch (err) {
@@ -96,10 +121,13 @@ export async function executeJob(deps: JobDeps, bus: JobBus, row: JobRow, contro
       : toFailure(err);
     const failed = await failJob(deps.db, jobId, failure, deps.now(), ['IN_PROGRESS'], attempt);
     if (failed) {
+      jobsFinished.inc({ kind: row.kind, state: 'FAILED' });
+      const refunded = refundOf(failed);
+      logFailure(deps, failed, failure, refunded);
       bus.publish({
         type: 'job',
         userId,
-        event: { status: 'FAILED', job_id: jobId, error: failure.message, code: failure.code },
+        event: { status: 'FAILED', job_id: jobId, error: failure.message, code: failure.code, refunded },
       });
     }
   } finally {

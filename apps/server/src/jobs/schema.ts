@@ -41,9 +41,22 @@ export interface JobVideosTable {
   created_at: string;
 }
 
+/**
+ * A paid request's `Idempotency-Key`, per user: the job it created and a hash of the request, so that a retry of the
+ * same request gets that job back (no second charge) and a different request under the same key is refused.
+ */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  job_id: string;
+  created_at: string;
+}
+
 declare module '../db/schema.ts' {
   interface DB {
     jobs: JobsTable;
     job_videos: JobVideosTable;
+    idempotency_keys: IdempotencyKeysTable;
   }
 }

@@ -6,24 +6,25 @@ import { BullQueues } from './bullmq.ts';
 import type { JobDeps } from './deps.ts';
 import { LocalJobBus, RedisJobBus, type JobBus } from './events.ts';
 import { splitClientTag } from './client-tag.ts';
-import { JOB_KINDS } from './kinds.ts';
+import { discardImages, prepareJob } from './kinds/pipeline.ts';
+import { IDEMPOTENCY_WINDOW_MS, keyReused, requestHash } from './idempotency.ts';
 import {
+  IdempotencyKeyTaken,
   activeJobs,
+  deleteIdempotencyKey,
+  findIdempotencyKey,
   recentTaggedJobs,
   failJob,
   getJob,
   insertJobWithCharge,
   queuedLanes,
   queuePosition,
-  requeueJob,
-  runningJobs,
   type JobRow,
 } from './repository.ts';
-import { LanePool } from './runner.ts';
+import { recoverInterrupted } from './recovery.ts';
+import { LanePool, logFailure, refundOf } from './runner.ts';
 import { FINAL_STATUSES, type JobEvent, type JobFailure } from './types.ts';
 
-/** A job started more than this many times (restarts) is failed and refunded instead of re-queued. */
-export const MAX_ATTEMPTS = 2;
 /** Streams re-read their job this often, in case a bus message was lost (Redis reconnect). */
 const POLL_MS = 1000;
 /** How far back `GET /api/jobs?status=recent` looks, and how many it lists. */
@@ -41,7 +42,16 @@ export function finalEvent(row: JobRow): JobEvent {
     job_id: row.id,
     error: failure.message ?? 'The job failed',
     ...(failure.code ? { code: failure.code } : {}),
+    refunded: refundOf(row),
   };
+}
+
+/** A submitted job, and the fields its stream's first event carries for the submitter only. */
+export interface Submitted {
+  row: JobRow;
+  first: { cost: number; stripped?: readonly { field: string; terms: readonly string[] }[] };
+  /** The job an earlier request with the same Idempotency-Key created: nothing new was charged or queued. */
+  replayed?: boolean;
 }
 
 /** A job as GET /api/jobs lists it. */
@@ -85,18 +95,55 @@ export class JobService {
     for (const lane of await queuedLanes(this.deps.db)) this.pool.kick(lane);
   }
 
-  /** Checks, prices, charges and queues a job; throws HttpError (nothing charged) on a bad request. */
-  async submit(user: PublicUser, kind: string, body: unknown): Promise<JobRow> {
-    const def = JOB_KINDS[kind];
-    if (!def) throw notFound('Job kind');
+  /**
+   * Checks, prices, charges and queues a job; throws HttpError (nothing charged) on a bad request. Returns the
+   * row and what the submitter should hear first: the words moderation stripped, and the charge.
+   */
+  async submit(user: PublicUser, kind: string, body: unknown, idempotencyKey?: string): Promise<Submitted> {
+    const idempotency = idempotencyKey ? { key: idempotencyKey, hash: requestHash(kind, body) } : undefined;
+    // A retry is answered before anything is checked or stored again.
+    if (idempotency) {
+      const earlier = await this.replay(user.id, idempotency);
+      if (earlier) return earlier;
+    }
     const { body: request, client } = splitClientTag(body);
-    const prepared = await def.prepare(this.deps, user, request);
-    return insertJobWithCharge(
-      this.deps.db,
-      this.deps.dialect,
-      { id: newId(), userId: user.id, kind, ...prepared, client },
-      this.deps.now(),
-    );
+    const { stripped, stored, ...prepared } = await prepareJob(this.deps, user, kind, request);
+    try {
+      const row = await insertJobWithCharge(
+        this.deps.db,
+        this.deps.dialect,
+        { id: newId(), userId: user.id, kind, ...prepared, client },
+        this.deps.now(),
+        idempotency,
+      );
+      return { row, first: { cost: Number(row.cost), ...(stripped.length > 0 ? { stripped } : {}) } };
+    } catch (error) {
+      // Refused at the charge (or beaten to the key): the images this request stored go again.
+      await discardImages(this.deps, user.id, stored);
+      // Another request with this key committed first (its transaction held ours back): answer with its job.
+      if (error instanceof IdempotencyKeyTaken && idempotency) {
+        const earlier = await this.replay(user.id, idempotency);
+        if (earlier) return earlier;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The job an Idempotency-Key of the user already stands for, when the request is the same; 422 when the key was
+   * used for a different request; undefined when the key is new or its 24 h window has passed (it is then freed).
+   */
+  private async replay(userId: string, idempotency: { key: string; hash: string }): Promise<Submitted | undefined> {
+    const found = await findIdempotencyKey(this.deps.db, userId, idempotency.key);
+    if (!found) return undefined;
+    if (this.deps.now().getTime() - Date.parse(found.created_at) >= IDEMPOTENCY_WINDOW_MS) {
+      await deleteIdempotencyKey(this.deps.db, userId, idempotency.key, found.created_at);
+      return undefined;
+    }
+    if (found.request_hash !== idempotency.hash) throw keyReused(idempotency.key);
+    const row = await getJob(this.deps.db, found.job_id);
+    if (!row) return undefined;
+    return { row, first: { cost: Number(row.cost) }, replayed: true };
   }
 
   /** Hands a freshly inserted job to the queue (after its stream has sent IN_QUEUE). */
@@ -148,11 +195,13 @@ export class JobService {
     const failure = { code: 'cancelled', message: 'The job was cancelled' };
     const failed = await failJob(this.deps.db, row.id, failure, this.deps.now(), ['IN_QUEUE', 'IN_PROGRESS']);
     if (!failed) return false;
+    const refunded = refundOf(failed);
+    logFailure(this.deps, failed, failure, refunded);
     this.bus.publishCancel(row.id);
     this.bus.publish({
       type: 'job',
       userId: row.user_id,
-      event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code },
+      event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code, refunded },
     });
     this.bus.publish({ type: 'lane', lane: row.lane });
     return true;
@@ -163,7 +212,7 @@ export class JobService {
    * the last IN_PROGRESS, or the final event at once), then every change until the final event. A dropped
    * connection only stops the stream; the job goes on.
    */
-  async stream(row: JobRow, res: ServerResponse): Promise<void> {
+  async stream(row: JobRow, res: ServerResponse, first: Partial<Submitted['first']> = {}): Promise<void> {
     res.writeHead(200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
       'cache-control': 'no-cache',
@@ -222,8 +271,9 @@ export class JobService {
           if (current.status === 'IN_QUEUE' && phase === 'queued') {
             const position = await queuePosition(this.deps.db, current);
             if (position < lastPosition && !finished && phase === 'queued') {
+              const extra = lastPosition === Number.POSITIVE_INFINITY ? first : {};
               lastPosition = position;
-              send({ status: 'IN_QUEUE', job_id: row.id, queue_position: position });
+              send({ status: 'IN_QUEUE', job_id: row.id, queue_position: position, ...extra });
             }
           }
         } while (again && !finished);
@@ -262,41 +312,4 @@ export class JobService {
     await this.bull?.close();
     await this.bus.close();
   }
-}
-
-/**
- * After a restart (in-process mode): a job left IN_PROGRESS is re-queued once; one that was already restarted
- * is failed and refunded. Either way it is never charged again and never lost.
- */
-export async function recoverInterrupted(deps: JobDeps, bus: JobBus): Promise<{ requeued: number; failed: number }> {
-  let requeued = 0;
-  let failed = 0;
-  for (const row of await runningJobs(deps.db)) {
-    const outcome = await recoverJob(deps, bus, row.id, Number(row.attempts));
-    if (outcome === 'requeued') requeued++;
-    else if (outcome === 'failed') failed++;
-  }
-  return { requeued, failed };
-}
-
-/**
- * Recovers one job whose run on `attempt` was interrupted (its process died): re-queued while it has attempts
- * left, else failed and refunded. Does nothing when the job has moved on since (finished, or a newer attempt).
- */
-export async function recoverJob(
-  deps: JobDeps,
-  bus: JobBus,
-  jobId: string,
-  attempt: number,
-): Promise<'requeued' | 'failed' | 'none'> {
-  if (attempt < MAX_ATTEMPTS) return (await requeueJob(deps.db, jobId, attempt)) ? 'requeued' : 'none';
-  const failure = { code: 'interrupted', message: 'The job was interrupted twice by a server restart' };
-  const row = await failJob(deps.db, jobId, failure, deps.now(), ['IN_PROGRESS'], attempt);
-  if (!row) return 'none';
-  bus.publish({
-    type: 'job',
-    userId: row.user_id,
-    event: { status: 'FAILED', job_id: row.id, error: failure.message, code: failure.code },
-  });
-  return 'failed';
 }

@@ -4,10 +4,33 @@ export type JobStatus = JobsTable['status'];
 
 /** One line of the NDJSON stream (docs/api-generation.md). */
 export type JobEvent =
-  | { status: 'IN_QUEUE'; job_id: string; queue_position: number }
-  | { status: 'IN_PROGRESS'; job_id: string; logs: string[]; progress?: number; preview?: string }
+  | {
+      status: 'IN_QUEUE';
+      job_id: string;
+      queue_position: number;
+      /** First event of a submission only: words moderation stripped from the prompts. */
+      stripped?: readonly { field: string; terms: readonly string[] }[];
+      /** First event of a submission only: the credits charged. */
+      cost?: number;
+    }
+  | {
+      status: 'IN_PROGRESS';
+      job_id: string;
+      logs: string[];
+      progress?: number;
+      preview?: string;
+      /** The expected run time, learned from the engine's recent speed (jobs/estimates.ts). */
+      estimate_ms?: number;
+    }
   | { status: 'COMPLETED'; job_id: string; output: unknown }
-  | { status: 'FAILED'; job_id: string; error: string; code?: string };
+  | {
+      status: 'FAILED';
+      job_id: string;
+      error: string;
+      code?: string;
+      /** Credits given back (0 when nothing had been charged). */
+      refunded?: number;
+    };
 
 export const FINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'FAILED']);
 

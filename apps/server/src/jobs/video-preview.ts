@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { throwIfAborted } from '../engines/errors.ts';
-import type { Report } from './kinds.ts';
+import type { Report } from './kinds/handler.ts';
 
 export const VIDEO_PREVIEW_NOTE =
   'Builtin preview, not a video model: a slow zoom over the input image as an animated WebP, labelled PREVIEW.';

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { WorkspaceRevisionsTable, WorkspacesTable } from '../db/schema.ts';
 import { precompiled } from './precompiled.ts';
@@ -48,21 +49,23 @@ const ownedWorkspace = precompiled((db: Database, id: string, userId: string) =>
   db.selectFrom('workspaces').selectAll().where('id', '=', id).where('user_id', '=', userId),
 );
 
-const sessionAndWorkspace = precompiled((db: Database, id: string, tokenHash: string, nowIso: string) =>
-  db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('workspaces', (join) =>
-      join.onRef('workspaces.user_id', '=', 'sessions.user_id').on('workspaces.id', '=', id),
-    )
-    .selectAll('users')
-    .select([
-      'workspaces.name as workspace_name',
-      'workspaces.type as workspace_type',
-      'workspaces.revision as workspace_revision',
-    ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', nowIso),
+const sessionAndWorkspace = precompiled(
+  (db: Database, id: string, tokenHash: string, nowIso: string, idleSinceIso: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('workspaces', (join) =>
+        join.onRef('workspaces.user_id', '=', 'sessions.user_id').on('workspaces.id', '=', id),
+      )
+      .selectAll('users')
+      .select([
+        'workspaces.name as workspace_name',
+        'workspaces.type as workspace_type',
+        'workspaces.revision as workspace_revision',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.expires_at', '>', nowIso)
+      .where(sql<string>`coalesce(sessions.last_seen_at, sessions.created_at)`, '>', idleSinceIso),
 );
 
 /**
@@ -70,8 +73,14 @@ const sessionAndWorkspace = precompiled((db: Database, id: string, tokenHash: st
  * trip: the editor's document read is the hottest call, and on PostgreSQL a second query costs more
  * than the work of the request itself. No row: no session; null workspace fields: not theirs (or gone).
  */
-export async function findSessionUserAndMeta(db: Database, tokenHash: string, nowIso: string, id: string) {
-  return (await sessionAndWorkspace(db, id, tokenHash, nowIso))[0];
+export async function findSessionUserAndMeta(
+  db: Database,
+  tokenHash: string,
+  nowIso: string,
+  id: string,
+  idleSinceIso: string,
+) {
+  return (await sessionAndWorkspace(db, id, tokenHash, nowIso, idleSinceIso))[0];
 }
 
 /** The workspace row of an owned workspace; `lock` takes a row lock (PostgreSQL). */

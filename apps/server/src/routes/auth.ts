@@ -1,26 +1,32 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireUser, SESSION_COOKIE } from '../http/auth.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { isHttps } from '../http/security-headers.ts';
 import type { NewSession } from '../services/accounts.ts';
+import { normaliseEmail } from '../services/accounts.ts';
+import { HttpError } from '../http/errors.ts';
 import { zUser } from './schemas.ts';
 
+// Length and commonness are checked by the password policy (services/password-policy.ts), which names the rule.
 const zCredentials = z.object({
   email: z.email().max(254),
-  password: z.string().min(8, 'must be at least 8 characters').max(1024),
+  password: z.string().min(1, 'is required').max(1024),
 });
 const zUserReply = z.object({ user: zUser });
 
 /** Sign up, sign in, sign out and "who am I". */
 export function authRoutes(app: FastifyInstance): void {
-  const { accounts, config } = app.koma;
+  const { accounts, config, signinLimiter } = app.koma;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  const setCookie = (reply: FastifyReply, session: NewSession) =>
+  // Secure whenever the request came over HTTPS (directly, or per X-Forwarded-Proto when TRUST_PROXY is on), so
+  // the cookie never travels in clear once the site is served over TLS; COOKIE_SECURE forces it on always.
+  const setCookie = (request: FastifyRequest, reply: FastifyReply, session: NewSession) =>
     reply.setCookie(SESSION_COOKIE, session.token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: config.cookieSecure,
+      secure: config.cookieSecure || isHttps(request),
       path: '/',
       expires: session.expiresAt,
     });
@@ -32,8 +38,8 @@ export function authRoutes(app: FastifyInstance): void {
       config: { rateLimit: { max: config.signinRateLimit.max, timeWindow: config.signinRateLimit.windowMs } },
     },
     async (request, reply) => {
-      const session = await accounts.signUp(request.body);
-      setCookie(reply, session);
+      const session = await accounts.signUp(request.body, request.cookies[SESSION_COOKIE]);
+      setCookie(request, reply, session);
       return reply.status(201).send({ user: session.user });
     },
   );
@@ -45,11 +51,26 @@ export function authRoutes(app: FastifyInstance): void {
         body: z.object({ email: z.string().max(254), password: z.string().max(1024) }),
         response: { 200: zUserReply },
       },
-      config: { rateLimit: { max: config.signinRateLimit.max, timeWindow: config.signinRateLimit.windowMs } },
     },
     async (request, reply) => {
-      const session = await accounts.signIn(request.body.email, request.body.password);
-      setCookie(reply, session);
+      const email = normaliseEmail(request.body.email);
+      try {
+        await signinLimiter.admit(request.ip, email);
+      } catch (err) {
+        if (err instanceof HttpError && err.code === 'rate_limited') {
+          reply.header('retry-after', String(err.extra.retryAfter));
+        }
+        throw err;
+      }
+      let session: NewSession;
+      try {
+        session = await accounts.signIn(email, request.body.password, request.cookies[SESSION_COOKIE]);
+      } catch (err) {
+        if (err instanceof HttpError && err.code === 'invalid_credentials') await signinLimiter.failed(email);
+        throw err;
+      }
+      await signinLimiter.succeeded(email);
+      setCookie(request, reply, session);
       return { user: session.user };
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../http/auth.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /** GET /api/credits: both balances (generation.md §7). */
 export function creditRoutes(app: FastifyInstance): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../http/auth.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { listFlowImages } from '../repositories/flow-images.ts';
 import { zPagination } from './schemas.ts';
 

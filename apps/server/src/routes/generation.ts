@@ -1,38 +1,35 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OPERATION_KINDS, operationOf, type OperationKind } from '@koma/domain';
 import { z } from 'zod';
 import { requireUser } from '../http/auth.ts';
 import { HttpError, invalidRequest, notFound } from '../http/errors.ts';
 import { isId } from '../ids.ts';
-import { findVideo } from '../jobs/repository.ts';
+import { findVideo, type JobRow } from '../jobs/repository.ts';
+import { refundOf } from '../jobs/runner.ts';
+import { engineTable } from '../jobs/engine-table.ts';
+import { idempotencyKeyOf } from '../jobs/idempotency.ts';
 import type { JobService } from '../jobs/service.ts';
 
-/** Every submitting endpoint and the job kind it creates (docs/api-generation.md). */
-export const GENERATION_ENDPOINTS: Readonly<Record<string, string>> = {
-  '/api/diffusion/txt2img': 'txt2img',
-  '/api/diffusion/img2img': 'img2img',
-  '/api/diffusion/inpaint': 'inpaint',
+/**
+ * Every submitting endpoint and the job kind it creates (docs/api-generation.md): each operation's own endpoint
+ * (packages/domain/src/generation/operations), plus the spec's alternative path for SDXL inpainting.
+ */
+export const GENERATION_ENDPOINTS: Readonly<Record<string, OperationKind>> = {
+  ...Object.fromEntries(OPERATION_KINDS.map((kind) => [operationOf(kind).endpoint, kind])),
   '/api/diffusion/sdxl_inpaint': 'inpaint',
-  '/api/diffusion/smd': 'smd',
-  '/api/diffusion/outpaint': 'outpaint',
-  '/api/diffusion/refine': 'refine',
-  '/api/diffusion/face_edit': 'face_edit',
-  '/api/regional': 'regional',
-  '/api/edit': 'edit',
-  '/api/video': 'video',
-  '/api/prompt_expansion': 'prompt_expansion',
-  '/api/upscale': 'upscale',
-  '/api/background': 'background',
-  '/api/pose': 'pose',
-  '/api/face_detection': 'face_detection',
 };
 
 const zJobParams = z.object({ id: z.string().min(1).max(64) });
 const zJobsQuery = z.object({ status: z.enum(['active', 'recent']).default('active') });
 
-/** A failed job's message, and its code when it has one (cancelled, validation, …). */
-function failureOf(error: string): { error: string; code?: string } {
-  const failure = JSON.parse(error) as { message: string; code?: string };
-  return { error: failure.message, ...(failure.code ? { code: failure.code } : {}) };
+/** A failed job's message, its code when it has one (cancelled, validation, …), and the credits given back. */
+function failureOf(row: JobRow): { error: string; code?: string; refunded: number } {
+  const failure = JSON.parse(row.error ?? '{}') as { message?: string; code?: string };
+  return {
+    error: failure.message ?? 'The job failed',
+    ...(failure.code ? { code: failure.code } : {}),
+    refunded: refundOf(row),
+  };
 }
 
 function jobId(request: FastifyRequest): string {
@@ -51,12 +48,24 @@ export function generationRoutes(app: FastifyInstance, jobs: JobService): void {
   for (const [path, kind] of Object.entries(GENERATION_ENDPOINTS)) {
     app.post(path, async (request: FastifyRequest, reply: FastifyReply) => {
       const user = requireUser(request);
-      const row = await jobs.submit(user, kind, request.body);
+      const key = idempotencyKeyOf(request.headers);
+      const { row, first, replayed } = await jobs.submit(user, kind, request.body, key);
       reply.hijack();
-      await jobs.stream(row, reply.raw);
-      await jobs.enqueue(row);
+      if (replayed) reply.raw.setHeader('idempotent-replayed', 'true');
+      await jobs.stream(row, reply.raw, first);
+      // A replayed job was queued by the request that created it.
+      if (!replayed) await jobs.enqueue(row);
     });
   }
+
+  // What the editor needs to price and explain generation: which engine runs what (the builtin preview engine is
+  // free unless BUILTIN_CHARGES=true) and where the dialogs send people. Computed once: routing is fixed at start.
+  const table = engineTable(jobs.deps.router);
+  app.get('/api/generation/config', (request) => {
+    requireUser(request);
+    const { builtinCharges, links } = jobs.deps.config;
+    return { builtin_charges: builtinCharges, engines: table, links };
+  });
 
   app.get('/api/jobs/:id/events', async (request, reply) => {
     const user = requireUser(request);
@@ -72,7 +81,7 @@ export function generationRoutes(app: FastifyInstance, jobs: JobService): void {
     return {
       ...summary,
       ...(row.output ? { output: JSON.parse(row.output) as unknown } : {}),
-      ...(row.error ? failureOf(row.error) : {}),
+      ...(row.error ? failureOf(row) : {}),
     };
   });
 

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../http/auth.ts';
-import { notFound } from '../http/errors.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { decodeBase64 } from '../services/image-store.ts';
 import { imageUrl } from '../services/workspaces.ts';
 import { zId } from './schemas.ts';
@@ -19,6 +19,21 @@ export function imageRoutes(app: FastifyInstance): void {
     {
       // base64 is 4/3 of the bytes; allow a data: prefix and the JSON around it.
       bodyLimit: Math.ceil((config.maxImageBytes * 4) / 3) + 4096,
+      // Per user (per address before sign-in), counted before the body is read; shared through Redis when set.
+      config: {
+        rateLimit: {
+          max: config.uploadRateLimit.max,
+          timeWindow: config.uploadRateLimit.windowMs,
+          keyGenerator: (request: FastifyRequest) => `upload:${request.user?.id ?? request.ip}`,
+          errorResponseBuilder: (_request: FastifyRequest, limit: { max: number; ttl: number }) =>
+            new HttpError(
+              429,
+              'rate_limited',
+              `Too many image uploads: at most ${limit.max} every ${Math.ceil(config.uploadRateLimit.windowMs / 1000)} s ` +
+                `(UPLOAD_RATE_LIMIT); try again in ${Math.ceil(limit.ttl / 1000)} s.`,
+            ),
+        },
+      },
       schema: {
         body: z.object({ encoded: z.string().min(1), fileType: z.enum(['png', 'jpeg', 'webp']) }),
         response: { 201: z.object({ id: z.string() }) },
@@ -27,7 +42,7 @@ export function imageRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const user = requireUser(request);
       // fileType is the client's hint; the bytes decide the stored type (a "jpeg" drop may be a re-encoded PNG).
-      const id = await images.putImage(user.id, decodeBase64(request.body.encoded));
+      const id = await images.putUpload(user.id, decodeBase64(request.body.encoded));
       return reply.status(201).send({ id });
     },
   );

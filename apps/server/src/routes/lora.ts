@@ -2,7 +2,7 @@ import { findLoraById, zLoraCatalogueEntry } from '@koma/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../http/errors.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 
 /** GET /api/lora/models?id= : one entry of the domain's LoRA catalogue. */
 export function loraRoutes(app: FastifyInstance): void {

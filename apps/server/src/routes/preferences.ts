@@ -2,7 +2,7 @@ import { zStoredPreferences } from '@koma/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../http/auth.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { findPreferences, upsertPreferences } from '../repositories/preferences.ts';
 
 const zReply = z.object({ preferences: zStoredPreferences });

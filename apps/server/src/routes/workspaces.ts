@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser, SESSION_COOKIE } from '../http/auth.ts';
 import { unauthorized } from '../http/errors.ts';
-import type { ZodTypeProvider } from '../http/zod-provider.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { zId, zPagination } from './schemas.ts';
 
 const zName = z.string().trim().min(1, 'must not be empty').max(200);
@@ -23,6 +23,11 @@ function replyBody(head: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(head), data, Buffer.from('}')]);
   replies.set(data, { head, body });
   return body;
+}
+
+/** The tab that made a save, so its own live stream can skip it; any short token the editor chose. */
+function tabOf(header: string | string[] | undefined): string | null {
+  return typeof header === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(header) ? header : null;
 }
 
 /** Workspace calls of editor.md §7 plus the dashboard's list, rename, duplicate, delete and revisions. */
@@ -64,6 +69,7 @@ export function workspaceRoutes(app: FastifyInstance): void {
   api.post(
     '/api/workspace',
     {
+      config: { documentFields: ['data'] },
       schema: {
         body: z.object({ name: zName, data: zData, thumbnail: zThumbnail, type: z.enum(WORKSPACE_TYPES).optional() }),
         response: { 201: z.object({ id: z.string() }) },
@@ -106,14 +112,78 @@ export function workspaceRoutes(app: FastifyInstance): void {
   api.put(
     '/api/workspace/:id',
     {
+      config: { documentFields: ['data'] },
       schema: {
         params: zParams,
         body: z.object({ data: zData, thumbnail: zThumbnail, revision: z.number().int().min(1).optional() }),
         response: { 200: z.object({ thumbnailUrls: z.array(z.string()), revision: z.number().int() }) },
       },
     },
-    (request) => workspaces.save(requireUser(request).id, request.params.id, request.body),
+    (request) =>
+      workspaces.save(requireUser(request).id, request.params.id, request.body, tabOf(request.headers['x-koma-tab'])),
   );
+
+  api.post(
+    '/api/workspace/:id/patches',
+    {
+      // Values inside the operations are pieces of the saved document: the codec repairs their text.
+      config: { documentFields: ['patch'] },
+      schema: {
+        params: zParams,
+        body: z.object({
+          // The revision the patch was made against: it must still be the head.
+          revision: z.number().int().min(1),
+          // RFC 6902 operations (add, remove, replace); checked and applied by the service, which names the bad one.
+          patch: z.array(z.unknown()),
+          thumbnail: zThumbnail,
+        }),
+        response: { 200: z.object({ thumbnailUrls: z.array(z.string()), revision: z.number().int() }) },
+      },
+    },
+    (request) =>
+      workspaces.savePatch(
+        requireUser(request).id,
+        request.params.id,
+        request.body,
+        tabOf(request.headers['x-koma-tab']),
+      ),
+  );
+
+  // Live updates (issue 14 item 3): server-sent events, one stream per open editor. `head` first (so a tab that
+  // reconnects catches up), then `saved` for every new revision, from this process or (with Redis) any other.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', (done) => {
+    for (const end of [...streams]) end();
+    done();
+  });
+  api.get('/api/workspace/:id/events', { schema: { params: zParams } }, async (request, reply) => {
+    const userId = requireUser(request).id;
+    const id = request.params.id;
+    const head = await workspaces.head(userId, id);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    send('head', { revision: head });
+    const unsubscribe = workspaces.events.subscribe(id, (saved) => {
+      send('saved', { revision: saved.revision, tab: saved.tab });
+    });
+    // Proxies drop a quiet connection; a comment line every 20 s keeps it open.
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 20_000);
+    const end = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(end);
+      if (!res.writableEnded) res.end();
+    };
+    streams.add(end);
+    res.on('close', end);
+  });
 
   api.patch(
     '/api/workspace/:id',

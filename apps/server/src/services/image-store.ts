@@ -16,6 +16,26 @@ export interface StoredImage {
 export interface ImageLimits {
   maxImageBytes: number;
   maxImagePixels: number;
+  /** What `putUpload` lets a user's images add up to, in bytes; unlimited when absent. */
+  storageQuotaBytes?: number;
+}
+
+/** Bytes as people read them: 1.5 GB, 20 MB, 300 KB. */
+function size(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+/** True for a WebP whose image is VP8L (lossless), so re-encoding keeps it lossless. */
+function isLosslessWebp(bytes: Buffer): boolean {
+  // RIFF header (12 bytes), then the first chunk: VP8L for simple lossless, VP8X (extended) followed later by VP8L.
+  return bytes.subarray(12, 256).includes('VP8L');
 }
 
 /** Strips an optional `data:…;base64,` prefix and decodes; refuses anything that is not base64. */
@@ -29,8 +49,9 @@ export function decodeBase64(encoded: string, field = 'encoded'): Buffer {
 }
 
 /**
- * Images owned by users: bytes in a BlobStore, metadata in the images table. Every image is fully
- * decoded before it is stored, so non-images, truncated files and decompression bombs never land.
+ * Images owned by users: bytes in a BlobStore, metadata in the images table. Every image is decoded under the pixel
+ * limit and encoded again before it is stored, so non-images, truncated files, decompression bombs and polyglots
+ * (an image with a page or a script appended) never land.
  */
 export class ImageStore {
   constructor(
@@ -40,12 +61,18 @@ export class ImageStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Checks that the bytes are a whole PNG, JPEG or WebP within the limits; returns its format and size. */
+  /**
+   * Checks from the header that the bytes are a PNG, JPEG or WebP within the byte and pixel limits; returns its
+   * format and size. The pixels are only decoded by `reencode`.
+   */
   async inspect(bytes: Buffer, field = 'encoded'): Promise<{ mime: string; width: number; height: number }> {
     if (bytes.length > this.limits.maxImageBytes) {
-      throw new HttpError(413, 'payload_too_large', `Image is larger than ${this.limits.maxImageBytes} bytes.`);
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `${field}: image is ${bytes.length} bytes; the limit is ${this.limits.maxImageBytes} bytes (MAX_IMAGE_BYTES).`,
+      );
     }
-    const options = { limitInputPixels: this.limits.maxImagePixels, failOn: 'error' as const };
     let metadata: sharp.Metadata;
     try {
       // Header only, no pixel limit yet: an oversized image should be told apart from a non-image.
@@ -58,36 +85,101 @@ export class ImageStore {
     const { width, height } = metadata;
     if (!width || !height) throw invalidRequest(`${field}: image has no size`);
     if (width * height > this.limits.maxImagePixels) {
-      throw new HttpError(413, 'payload_too_large', `Image has more than ${this.limits.maxImagePixels} pixels.`);
-    }
-    try {
-      // A full decode catches truncated and corrupt data that the header alone does not show.
-      await sharp(bytes, options).stats();
-    } catch {
-      throw invalidRequest(`${field}: image data is corrupt`);
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `${field}: image is ${width} × ${height} = ${width * height} pixels; the limit is ` +
+          `${this.limits.maxImagePixels} pixels (MAX_IMAGE_PIXELS).`,
+        { limit: this.limits.maxImagePixels },
+      );
     }
     return { mime, width, height };
   }
 
   /**
-   * Validates and stores image bytes for a user; returns the new image id. When `mime` is given the
-   * bytes must be of that type.
+   * Decodes the whole image under the pixel limit and encodes it again in its own format, so that only pixels are
+   * kept: bytes after the image's end (an HTML page or a script appended to a PNG), metadata and text chunks, and
+   * anything a browser might sniff as another type do not survive. Truncated or corrupt data fails the decode.
    */
-  async putImage(userId: string, bytes: Buffer, mime?: string): Promise<string> {
-    const info = await this.inspect(bytes);
-    if (mime !== undefined && mime !== info.mime) {
-      throw invalidRequest(`encoded: expected ${mime} but the bytes are ${info.mime}`);
+  async reencode(
+    bytes: Buffer,
+    field = 'encoded',
+  ): Promise<{ bytes: Buffer; mime: string; width: number; height: number }> {
+    const info = await this.inspect(bytes, field);
+    // EXIF orientation is applied to the pixels, since the metadata that carried it is dropped.
+    const image = sharp(bytes, { limitInputPixels: this.limits.maxImagePixels, failOn: 'error' }).rotate();
+    const encoder =
+      info.mime === 'image/png'
+        ? image.png()
+        : info.mime === 'image/jpeg'
+          ? image.jpeg({ quality: 92 })
+          : image.webp(isLosslessWebp(bytes) ? { lossless: true } : { quality: 92 });
+    try {
+      const { data, info: out } = await encoder.toBuffer({ resolveWithObject: true });
+      return { bytes: data, mime: info.mime, width: out.width, height: out.height };
+    } catch {
+      throw invalidRequest(`${field}: image data is corrupt`);
     }
-    return this.store(userId, bytes, info);
+  }
+
+  /**
+   * Validates, re-encodes (see `reencode`) and stores image bytes for a user; returns the new image id. When `mime`
+   * is given the bytes must be of that type.
+   */
+  async putImage(userId: string, bytes: Buffer, mime?: string, field = 'encoded'): Promise<string> {
+    const clean = await this.reencode(bytes, field);
+    if (mime !== undefined && mime !== clean.mime) {
+      throw invalidRequest(`${field}: expected ${mime} but the bytes are ${clean.mime}`);
+    }
+    return this.store(userId, clean.bytes, clean);
+  }
+
+  /**
+   * Stores an image a user sent (an upload, an inline image of a request) like `putImage`, within the user's storage
+   * quota: 403 storage_quota_exceeded naming the quota when the image would pass it. Results of paid jobs use
+   * `putImage` and always land. Two uploads at the same instant may both pass a nearly full quota: it is a ceiling on
+   * what one account can pile up, not an exact ledger.
+   */
+  async putUpload(userId: string, bytes: Buffer, field = 'encoded'): Promise<string> {
+    const clean = await this.reencode(bytes, field);
+    const quota = this.limits.storageQuotaBytes;
+    if (quota !== undefined) {
+      const used = await this.bytesUsed(userId);
+      if (used + clean.bytes.length > quota) {
+        throw new HttpError(
+          403,
+          'storage_quota_exceeded',
+          `${field}: your images use ${size(used)} of your ${size(quota)} of storage and this one needs ` +
+            `${size(clean.bytes.length)} more; delete images or workspaces you no longer need (STORAGE_QUOTA_BYTES).`,
+          { field, used, quota },
+        );
+      }
+    }
+    return this.store(userId, clean.bytes, clean);
+  }
+
+  /** Bytes of every image the user has stored. */
+  async bytesUsed(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('images')
+      .select((eb) => eb.fn.sum<number | string | null>('byte_size').as('total'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
   }
 
   /** Resizes a base64 thumbnail to exactly width×height WebP (quality 80) and stores it; returns its id. */
   async putThumbnail(userId: string, bytes: Buffer, width: number, height: number): Promise<string> {
     await this.inspect(bytes, 'thumbnail');
-    const webp = await sharp(bytes, { limitInputPixels: this.limits.maxImagePixels })
-      .resize(width, height, { fit: 'cover' })
-      .webp({ quality: 80 })
-      .toBuffer();
+    let webp: Buffer;
+    try {
+      webp = await sharp(bytes, { limitInputPixels: this.limits.maxImagePixels, failOn: 'error' })
+        .resize(width, height, { fit: 'cover' })
+        .webp({ quality: 80 })
+        .toBuffer();
+    } catch {
+      throw invalidRequest('thumbnail: image data is corrupt');
+    }
     return this.store(userId, webp, { mime: 'image/webp', width, height });
   }
 

@@ -1,4 +1,6 @@
 import {
+  applyJsonPatch,
+  checkPatchShape,
   decodeWorkspaceData,
   DOCUMENT_VERSION,
   inferWorkspaceType,
@@ -13,6 +15,7 @@ import * as repo from '../repositories/workspaces.ts';
 import { hashToken } from './accounts.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { decodeBase64, type ImageStore } from './image-store.ts';
+import { LocalWorkspaceEvents, type WorkspaceEvents } from './workspace-events.ts';
 
 /** How many saved revisions of a workspace are kept (the current one included). */
 export const REVISIONS_KEPT = 20;
@@ -107,6 +110,10 @@ export class Workspaces {
     private readonly images: ImageStore,
     private readonly cache: DocumentCache,
     private readonly now: () => Date = () => new Date(),
+    /** How long a session may go unused (SESSION_IDLE_DAYS), for the session check this service makes itself. */
+    private readonly sessionIdleMs = 7 * 24 * 3600 * 1000,
+    /** Where "saved elsewhere" goes after each committed revision (the editors' live updates). */
+    readonly events: WorkspaceEvents = new LocalWorkspaceEvents(),
   ) {}
 
   /** The user's workspaces, newest first. */
@@ -176,7 +183,9 @@ export class Workspaces {
   async getForSession(token: string, id: string): Promise<{ user: PublicUser; workspace: WorkspaceRead } | null> {
     // The route's schema has already refused ids that are not ours in shape; this guards other callers.
     if (!isId(id)) throw notFound('Workspace');
-    const row = await repo.findSessionUserAndMeta(this.db, hashToken(token), this.now().toISOString(), id);
+    const now = this.now();
+    const idleSince = new Date(now.getTime() - this.sessionIdleMs).toISOString();
+    const row = await repo.findSessionUserAndMeta(this.db, hashToken(token), now.toISOString(), id, idleSince);
     if (!row) return null;
     const user = toPublicUser(row);
     if (row.workspace_name === null || row.workspace_type === null || row.workspace_revision === null) {
@@ -210,6 +219,7 @@ export class Workspaces {
     userId: string,
     id: string,
     input: { data: unknown; thumbnail?: string | undefined; revision?: number | undefined },
+    tab: string | null = null,
   ): Promise<{ thumbnailUrls: string[]; revision: number }> {
     const data = decodeOrThrow(input.data);
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
@@ -219,13 +229,55 @@ export class Workspaces {
     }
     const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
     try {
-      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail);
+      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail, tab);
       await this.deleteImages(userId, result.dropped);
       return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
     } catch (err) {
       if (newThumbnail) await this.images.deleteImage(userId, newThumbnail);
       throw err;
     }
+  }
+
+  /**
+   * Saves what changed: applies the JSON Patch to revision `revision` (which must still be the head, else 409),
+   * validates the result with the same codec as a full save, and stores it as the next revision. A patch that
+   * does not apply is a 400 naming the operation; nothing is written.
+   */
+  async savePatch(
+    userId: string,
+    id: string,
+    input: { patch: unknown; revision: number; thumbnail?: string | undefined },
+    tab: string | null = null,
+  ): Promise<{ thumbnailUrls: string[]; revision: number }> {
+    const shape = checkPatchShape(input.patch);
+    if (shape) throw new HttpError(400, 'invalid_request', `patch${shape.startsWith('[') ? '' : ' '}${shape}`);
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    if (input.revision !== Number(meta.revision)) throw revisionConflict(Number(meta.revision));
+    const base = await this.readRevision(id, meta);
+    const applied = applyJsonPatch(
+      JSON.parse(base.data.toString('utf8')),
+      input.patch as Parameters<typeof applyJsonPatch>[1],
+    );
+    if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
+    const data = decodeOrThrow(applied.value);
+    const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
+    try {
+      // writeRevision checks again under the lock that `revision` is still the head.
+      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail, tab);
+      await this.deleteImages(userId, result.dropped);
+      return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
+    } catch (err) {
+      if (newThumbnail) await this.images.deleteImage(userId, newThumbnail);
+      throw err;
+    }
+  }
+
+  /** The head revision of an owned workspace; 404 when not the user's. */
+  async head(userId: string, id: string): Promise<number> {
+    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+    if (!meta) throw notFound('Workspace');
+    return Number(meta.revision);
   }
 
   /** Renames; 404 when not the user's. */
@@ -306,6 +358,7 @@ export class Workspaces {
     data: WorkspaceData,
     expected: number | undefined,
     newThumbnail: string | null,
+    tab: string | null = null,
   ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
     const json = serialiseDocument(data);
     const result = await this.db.transaction().execute(async (trx) => {
@@ -344,6 +397,7 @@ export class Workspaces {
     });
     // Only after the commit: a rolled-back revision must never be served.
     this.cache.set(id, result.revision, Buffer.from(json));
+    this.events.publish({ workspaceId: id, revision: result.revision, tab });
     return result;
   }
 

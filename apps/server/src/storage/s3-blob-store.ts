@@ -1,6 +1,13 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.ts';
-import { assertBlobKey, type BlobStore } from './blob-store.ts';
+import { assertBlobKey, type BlobStore } from './blob.ts';
 
 type S3Config = Extract<StorageConfig, { kind: 's3' }>;
 
@@ -51,6 +58,20 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+  }
+
+  async *list(): AsyncIterable<{ key: string; modified: Date }> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: this.config.prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        yield { key: object.Key.slice(this.config.prefix.length), modified: object.LastModified ?? new Date(0) };
+      }
+      token = page.NextContinuationToken;
+    } while (token);
   }
 
   close(): void {

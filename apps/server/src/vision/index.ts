@@ -14,7 +14,13 @@ export type { FaceCrop, FaceCropSize } from './face-crop.ts';
 export { readImageInput, VISION_MAX_PIXELS, VISION_MAX_SIDE, type ImageInput, type ImageLimits } from './input.ts';
 export { OPENPOSE_JOINTS, POSE_MIN_SCORE, type Candidate, type OpenPoseBodies } from './openpose.ts';
 export type { PoseResult } from './pose.ts';
-export { UPSCALE_FACTOR, UPSCALE_MAX_PIXELS, UPSCALE_MAX_SIDE } from './upscale-limits.ts';
+export {
+  UPSCALE_FACTOR,
+  UPSCALE_MAX_PIXELS,
+  UPSCALE_MAX_SIDE,
+  upscaleRefusal,
+  upscaleTiles,
+} from './upscale-limits.ts';
 export { decodeYoloFaces, YOLO_CANDIDATES, YOLO_INPUT_SIZE } from './yolo-decode.ts';
 
 export type Progress = (done: number, total: number) => void;

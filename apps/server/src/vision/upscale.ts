@@ -5,12 +5,12 @@ import sharp from 'sharp';
 import { VisionAbortedError } from './errors.ts';
 import { decodeRgb } from './input.ts';
 import { initTf } from './tf-runtime.ts';
-import { UPSCALE_FACTOR } from './upscale-limits.ts';
+import { UPSCALE_FACTOR, UPSCALE_TILE } from './upscale-limits.ts';
 
 const require = createRequire(import.meta.url);
 
 /** Tile edge in source pixels, and context added on every side so that tile seams do not show. */
-const TILE = 128;
+const TILE = UPSCALE_TILE;
 const PAD = 8;
 
 export type UpscaleProgress = (done: number, total: number) => void;

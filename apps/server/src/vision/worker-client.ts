@@ -8,7 +8,7 @@ import type { FromWorker, SerializedError, ToWorker, VisionOp } from './protocol
 const require = createRequire(import.meta.url);
 
 /**
- * The server runs TypeScript through tsx with no build step, and a worker thread does not inherit tsx's
+ * From source (tests, `npm run dev`) the server runs TypeScript through tsx, and a worker thread does not inherit tsx's
  * loader hooks (on Node 20 `--import tsx` in execArgv is not applied to the worker's entry), so the worker
  * registers tsx itself before importing its entry.
  */
@@ -112,10 +112,10 @@ export class VisionWorker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(bootstrap(new URL('./worker.ts', import.meta.url)), {
-      eval: true,
-      name: `vision-${this.name}`,
-    });
+    // The built server (dist/, scripts/build.ts) ships the thread's entry as vision-worker.js beside this chunk.
+    const worker = import.meta.url.endsWith('.ts')
+      ? new Worker(bootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, name: `vision-${this.name}` })
+      : new Worker(new URL('./vision-worker.js', import.meta.url), { name: `vision-${this.name}` });
     worker.unref();
     worker.on('message', (msg: FromWorker) => {
       const p = this.pending.get(msg.id);

@@ -32,8 +32,10 @@ const txt2img: Txt2ImgTask = {
 
 /** A graph any ComfyUI accepts, to fill a queue from "another user". */
 const fillerGraph = {
-  '1': { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64, batch_size: 1 } },
-  '2': { class_type: 'SaveImage', inputs: { images: ['1', 0], filename_prefix: 'other' } },
+  '1': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: 'sd_xl_base_1.0.safetensors' } },
+  '2': { class_type: 'EmptyLatentImage', inputs: { width: 64, height: 64, batch_size: 1 } },
+  '3': { class_type: 'VAEDecode', inputs: { samples: ['2', 0], vae: ['1', 2] } },
+  '4': { class_type: 'SaveImage', inputs: { images: ['3', 0], filename_prefix: 'other' } },
 };
 
 async function submitFiller(fake: FakeComfyUI, id: string): Promise<void> {
@@ -142,21 +144,22 @@ describe('ComfyUI engine against a fake server', () => {
     expect([result.images[0]!.width, result.images[0]!.height]).toEqual([96, 64]);
   });
 
-  it('turns node_errors into a validation error that names the node and the value', async () => {
+  it('names a checkpoint the server does not have before uploading or submitting anything', async () => {
     const err = await engine
       .run({ ...txt2img, model: { ...SDXL, path: 'missing.safetensors' } }, recorder(), live())
       .catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'validation' });
-    expect((err as Error).message).toContain('ComfyUI rejected the workflow: Prompt outputs failed validation');
+    expect(err).toMatchObject({ code: 'model_missing' });
     expect((err as Error).message).toContain(
-      "CheckpointLoaderSimple (node 1): Value not in list: ckpt_name: 'missing.safetensors'",
+      `ComfyUI at ${fake.url} has no file models/checkpoints/missing.safetensors`,
     );
+    expect(fake.requests.some((r) => r.path === '/prompt' && r.method === 'POST')).toBe(false);
+    expect(fake.requests.some((r) => r.path === '/upload/image')).toBe(false);
   });
 
-  it('turns execution_error into engine_failed with the exception', async () => {
+  it('turns an out-of-memory execution_error into out_of_memory with the exception', async () => {
     fake.nextFailure = { kind: 'execution_error' };
     const err = await engine.run(txt2img, recorder(), live()).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'engine_failed' });
+    expect(err).toMatchObject({ code: 'out_of_memory' });
     expect((err as Error).message).toMatch(
       /ComfyUI failed in KSampler \(node \d+\): torch\.OutOfMemoryError: Allocation on device/,
     );
@@ -262,7 +265,7 @@ describe('ComfyUI engine: several servers', () => {
       expect(idle.requests.some((r) => r.path === '/prompt' && r.method === 'POST')).toBe(true);
       expect(busy.requests.filter((r) => r.path === '/prompt' && r.method === 'POST')).toHaveLength(1);
       const nothing = new ComfyUiEngine({ servers: [deadUrl], ...fast });
-      await expect(nothing.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'connection_lost' });
+      await expect(nothing.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'engine_unreachable' });
     } finally {
       await Promise.all([busy.close(), idle.close()]);
     }
@@ -275,16 +278,23 @@ describe('ComfyUI engine: several servers', () => {
     try {
       const engine = new ComfyUiEngine({ servers: [partial.url, dead.url], ...fast });
       const [ok, down] = await engine.checkServers([
-        'animagine-xl-4.0.safetensors',
-        'flux1-dev.safetensors',
-        'noobai.safetensors',
+        SDXL,
+        { id: 'fluxdev', path: 'flux1-dev.safetensors', modelType: 'fluxdev' },
+        { id: 'noobaixl', path: 'noobai.safetensors', modelType: 'sdxl' },
       ]);
-      expect(ok).toEqual({
+      expect(ok).toMatchObject({
         url: partial.url,
         reachable: true,
         queueRemaining: 0,
-        missingNodes: ['IPAdapterUnifiedLoader', 'IPAdapterAdvanced'],
-        missingFiles: ['CN-anytest_v4-marged.safetensors', 'noobai.safetensors'],
+        version: '0.3.64',
+        missingNodes: [
+          { node: 'IPAdapterUnifiedLoader', source: expect.stringContaining('ComfyUI_IPAdapter_plus') as string },
+          { node: 'IPAdapterAdvanced', source: expect.stringContaining('ComfyUI_IPAdapter_plus') as string },
+        ],
+        missingFiles: [
+          { folder: 'checkpoints', file: 'noobai.safetensors', usedBy: 'model noobaixl' },
+          { folder: 'controlnet', file: 'CN-anytest_v4-marged.safetensors', usedBy: 'controlnet-anytest' },
+        ],
       });
       expect(down).toMatchObject({ url: dead.url, reachable: false, missingNodes: [], missingFiles: [] });
       expect(down!.error).toMatch(/unreachable/);
@@ -301,8 +311,10 @@ describe('ComfyUI engine: several servers', () => {
     });
     try {
       const engine = new ComfyUiEngine({ servers: [liar.url], ...fast });
-      // The WebSocket upgrade is refused by a server that is not ComfyUI.
-      await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'connection_lost' });
+      await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({
+        code: 'engine_failed',
+        message: `ComfyUI at ${liar.url} sent an unexpected reply to GET /system_stats`,
+      });
     } finally {
       await closeServer(liar.server);
     }

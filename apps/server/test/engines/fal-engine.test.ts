@@ -3,7 +3,7 @@ import { FalEngine } from '../../src/engines/fal/engine.ts';
 import { progressFromLog } from '../../src/engines/fal/protocol.ts';
 import type { InpaintTask, Txt2ImgTask, VideoTask } from '../../src/engines/types.ts';
 import { FAL_KEY, FakeFal } from './fakes/fake-fal.ts';
-import { gradientPng, raw, recorder, rectMask } from './helpers.ts';
+import { gradientPng, raw, recorder, rectMask, virtualTime } from './helpers.ts';
 
 const live = (): AbortSignal => new AbortController().signal;
 const FLUX_DEV = { id: 'fluxdev', path: 'fal-ai/flux/dev', modelType: 'fluxdev' };
@@ -32,7 +32,10 @@ describe('fal engine against a fake queue', () => {
   });
   afterEach(() => fake.close());
 
-  const submitted = () => fake.requests.find((r) => r.method === 'POST')!;
+  /** Queue submissions, without the storage uploads that precede them. */
+  const submits = () => fake.requests.filter((r) => r.method === 'POST' && !r.path.startsWith('/storage/'));
+  const submitted = () => submits()[0]!;
+  const storageUrl = () => new RegExp(`^${fake.url}/files/[0-9a-f-]+-`);
 
   it('submits FLUX dev, follows queue position and logs, and downloads the images', async () => {
     const events = recorder();
@@ -90,7 +93,7 @@ describe('fal engine against a fake queue', () => {
     };
     const result = await engine.run(task, recorder(), live());
     expect(submitted().path).toBe('/fal-ai/flux-pro/v1/fill');
-    expect(String(submitted().body?.mask_url)).toMatch(/^data:image\/png;base64,/);
+    expect(String(submitted().body?.mask_url)).toMatch(storageUrl());
     const out = await raw(result.images[0]!.bytes);
     const input = await raw(image);
     expect([out.width, out.height]).toEqual([64, 48]);
@@ -108,9 +111,9 @@ describe('fal engine against a fake queue', () => {
       recorder(),
       live(),
     );
-    const last = fake.requests.filter((r) => r.method === 'POST').at(-1)!;
+    const last = submits().at(-1)!;
     expect(last.path).toBe('/fal-ai/nano-banana/edit');
-    expect((last.body?.image_urls as string[])[0]).toMatch(/^data:image\/png;base64,/);
+    expect((last.body?.image_urls as string[])[0]).toMatch(storageUrl());
     expect([banana.images[0]!.width, banana.images[0]!.height]).toEqual([40, 30]);
   });
 
@@ -152,7 +155,7 @@ describe('fal engine against a fake queue', () => {
     expect(result.videos?.[0]?.bytes.subarray(4, 8).toString()).toBe('ftyp');
     expect(submitted().path).toBe('/fal-ai/kling-video/v1.6/pro/image-to-video');
     expect(submitted().body).toMatchObject({ duration: '5' });
-    expect(String(submitted().body?.tail_image_url)).toMatch(/^data:/);
+    expect(String(submitted().body?.tail_image_url)).toMatch(storageUrl());
     await expect(engine.run(video('kling2.0_i2v', { endImage: image }), recorder(), live())).rejects.toMatchObject({
       code: 'validation',
     });
@@ -162,13 +165,13 @@ describe('fal engine against a fake queue', () => {
     await engine.run(video('vidu_q1', { endImage: image }), recorder(), live());
     await engine.run(video('wan_i2v'), recorder(), live());
     await engine.run(video('wan22_i2v'), recorder(), live());
-    const paths = fake.requests.filter((r) => r.method === 'POST').map((r) => r.path);
+    const paths = submits().map((r) => r.path);
     expect(paths.slice(1)).toEqual([
       '/fal-ai/vidu/q1/start-end-to-video',
       '/fal-ai/wan-i2v',
       '/fal-ai/wan/v2.2-a14b/image-to-video/turbo',
     ]);
-    expect(fake.requests.filter((r) => r.method === 'POST')[2]!.body).toMatchObject({
+    expect(submits()[2]!.body).toMatchObject({
       num_frames: 81,
       frames_per_second: 16,
     });
@@ -182,12 +185,13 @@ describe('fal engine against a fake queue', () => {
     });
   });
 
-  it('maps request timeouts, runner failures, the safety checker and a bad key', async () => {
+  it('maps request timeouts (after the client retried the 504 three times), runner failures, the safety checker and a bad key', async () => {
     fake.nextFailure = 'request_timeout';
-    await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({
+    await expect(virtualTime(() => engine.run(txt2img, recorder(), live()))).rejects.toMatchObject({
       code: 'timeout',
       message: 'fal timed out: Request timed out',
     });
+    expect(fake.requests.filter((r) => /\/requests\/[^/]+$/.test(r.path))).toHaveLength(4);
     fake.nextFailure = 'server_error';
     await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({
       code: 'engine_failed',
@@ -197,7 +201,7 @@ describe('fal engine against a fake queue', () => {
     await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'moderation_blocked' });
     const wrongKey = new FalEngine({ apiKey: 'nope', baseUrl: fake.url, pollIntervalMs: 2 });
     await expect(wrongKey.run(txt2img, recorder(), live())).rejects.toMatchObject({
-      code: 'engine_failed',
+      code: 'engine_auth',
       message: 'fal rejected the API key (HTTP 401)',
     });
   });
@@ -228,7 +232,10 @@ describe('fal engine against a fake queue', () => {
 
   it('fails with connection_lost when status connections keep dropping, and engine_failed on a malformed status', async () => {
     fake.nextFailure = 'drop';
-    await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'connection_lost' });
+    // The client retries a dropped status request five times, with backoff (about 31 s of real time).
+    await expect(virtualTime(() => engine.run(txt2img, recorder(), live()))).rejects.toMatchObject({
+      code: 'connection_lost',
+    });
     const polls = fake.requests.filter((r) => r.path.includes('/status')).length;
     expect(polls).toBe(6);
     fake.nextFailure = 'garbage';
@@ -236,6 +243,36 @@ describe('fal engine against a fake queue', () => {
       code: 'engine_failed',
       message: 'fal sent an unexpected reply to GET status',
     });
+  });
+
+  it('finding 7: retries a 429 with the client backoff and then succeeds', async () => {
+    fake.rateLimitSubmits = 1;
+    const result = await virtualTime(() => engine.run({ ...txt2img, numImages: 1 }, recorder(), live()));
+    expect(result.images).toHaveLength(1);
+    const attempts = fake.requests.filter((r) => r.method === 'POST' && r.path === '/fal-ai/flux/dev');
+    expect(attempts).toHaveLength(2);
+    // First retry after 1 s ± 25 % jitter (retry.js calculateBackoffDelay), measured on the virtual clock.
+    const gap = attempts[1]!.at - attempts[0]!.at;
+    expect(gap).toBeGreaterThanOrEqual(750);
+    expect(gap).toBeLessThanOrEqual(1800);
+    fake.rateLimitSubmits = 10;
+    await expect(virtualTime(() => engine.run(txt2img, recorder(), live()))).rejects.toMatchObject({
+      code: 'engine_rate_limited',
+    });
+  });
+
+  it('finding 7: uploads images to fal storage and sends URLs, not inline base64', async () => {
+    const image = await gradientPng(512, 384);
+    await engine.run({ kind: 'upscale', image, scale: 2 }, recorder(), live());
+    const initiate = fake.requests.find((r) => r.path === '/storage/upload/initiate?storage_type=fal-cdn-v3');
+    expect(initiate?.body).toMatchObject({ content_type: 'image/png' });
+    expect(initiate?.auth).toBe(`Key ${FAL_KEY}`);
+    const put = fake.requests.find((r) => r.method === 'PUT' && r.path.startsWith('/upload/'));
+    expect(put?.size).toBeGreaterThan(10_000);
+    const url = String(submitted().body?.image_url);
+    expect(url).toMatch(storageUrl());
+    expect((await raw(fake.fileAt(url)!)).data.equals((await raw(image)).data)).toBe(true);
+    expect(submitted().size).toBeLessThan(1_000);
   });
 
   it('says what it supports', () => {

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { vi } from 'vitest';
 import type { EngineEvents, EngineProgress, ModelRef } from '../../src/engines/types.ts';
 
 export const SDXL: ModelRef = { id: 'animaginexl4.0', path: 'animagine-xl-4.0.safetensors', modelType: 'sdxl' };
@@ -44,4 +45,24 @@ export async function rectMask(
   return sharp(data, { raw: { width, height, channels: 1 } })
     .png()
     .toBuffer();
+}
+
+/**
+ * Runs `fn` on a virtual clock, so the client's real backoff (seconds) passes at once: timers and Date are
+ * faked, sockets are real, and the clock moves in 50 ms steps while I/O settles in between.
+ */
+export async function virtualTime<T>(fn: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  try {
+    let done = false;
+    const run = fn().finally(() => (done = true));
+    run.catch(() => undefined);
+    while (!done) {
+      await new Promise((r) => setImmediate(r));
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    return await run;
+  } finally {
+    vi.useRealTimers();
+  }
 }

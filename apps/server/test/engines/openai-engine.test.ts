@@ -6,10 +6,12 @@ import { OpenAiEngine } from '../../src/engines/openai/engine.ts';
 import { nearestGptSize } from '../../src/engines/openai/protocol.ts';
 import type { InpaintTask, Txt2ImgTask } from '../../src/engines/types.ts';
 import { FakeOpenAI, OPENAI_KEY } from './fakes/fake-openai.ts';
-import { gradientPng, raw, recorder, rectMask } from './helpers.ts';
+import { gradientPng, raw, recorder, rectMask, virtualTime } from './helpers.ts';
 
 const live = (): AbortSignal => new AbortController().signal;
 const GPT = { id: 'gpt-image-1', path: 'gpt-image-1', modelType: 'gpt' };
+/** Fields of the last request the fake received. */
+const lastFields = (fake: FakeOpenAI) => fake.calls.at(-1)!.fields;
 const txt2img: Txt2ImgTask = {
   kind: 'txt2img',
   model: GPT,
@@ -38,7 +40,7 @@ describe('OpenAI engine against a fake Images API', () => {
     const result = await engine.run(txt2img, events, live());
     expect(fake.calls[0]!.path).toBe('/v1/images/generations');
     expect(fake.calls[0]!.fields).toMatchObject({
-      model: 'gpt-image-1',
+      model: 'gpt-image-1.5',
       size: '1024x1536',
       n: '2',
       stream: 'true',
@@ -52,7 +54,7 @@ describe('OpenAI engine against a fake Images API', () => {
       expect([image.width, image.height]).toEqual([768, 1024]);
       expect((await sharp(image.bytes).metadata()).width).toBe(768);
     }
-    expect(result.metadata).toMatchObject({ engine: 'openai', model: 'gpt-image-1' });
+    expect(result.metadata).toMatchObject({ engine: 'openai', model: 'gpt-image-1.5' });
     expect(events.events.at(-1)!.progress).toBe(1);
   });
 
@@ -77,7 +79,7 @@ describe('OpenAI engine against a fake Images API', () => {
     const result = await engine.run(task, recorder(), live());
     const call = fake.calls[0]!;
     expect(call.path).toBe('/v1/images/edits');
-    expect(call.fields).toMatchObject({ model: 'gpt-image-1', size: '1536x1024', prompt: 'a manga cover' });
+    expect(call.fields).toMatchObject({ model: 'gpt-image-1.5', size: '1536x1024', prompt: 'a manga cover' });
     const mask = await raw(call.files.mask!);
     expect(mask.channels).toBe(4);
     expect(mask.data[(30 * 120 + 30) * 4 + 3]).toBe(0); // inside: transparent = edit
@@ -102,16 +104,19 @@ describe('OpenAI engine against a fake Images API', () => {
   it('maps a bad key, a bad request, a server error and a dropped stream', async () => {
     const wrongKey = new OpenAiEngine({ apiKey: 'sk-wrong', baseUrl: fake.url });
     await expect(wrongKey.run(txt2img, recorder(), live())).rejects.toMatchObject({
-      code: 'engine_failed',
-      message: 'OpenAI rejected the API key (HTTP 401)',
+      code: 'engine_auth',
+      message: 'OpenAI rejected the API key (HTTP 401): Incorrect API key provided.',
     });
-    const wrongModel = new OpenAiEngine({ apiKey: OPENAI_KEY, baseUrl: fake.url, model: 'dall-e-9' });
-    await expect(wrongModel.run(txt2img, recorder(), live())).rejects.toMatchObject({
-      code: 'validation',
-      message: "OpenAI rejected the request: Invalid value for 'model': 'dall-e-9'.",
+    const retired = new OpenAiEngine({ apiKey: OPENAI_KEY, baseUrl: fake.url, model: 'gpt-image-1' });
+    await expect(retired.run(txt2img, recorder(), live())).rejects.toMatchObject({
+      code: 'engine_rejected',
+      message: "OpenAI rejected the request: Invalid value for 'model': 'gpt-image-1'.",
     });
+    // A 500 is retried by the client (twice at most) and the job goes on.
     fake.nextFailure = 'server_error';
-    await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'engine_failed' });
+    const calls = fake.calls.length;
+    await expect(virtualTime(() => engine.run(txt2img, recorder(), live()))).resolves.toMatchObject({});
+    expect(fake.calls.length - calls).toBe(2);
     fake.nextFailure = 'drop_stream';
     await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({ code: 'connection_lost' });
   });
@@ -135,6 +140,50 @@ describe('OpenAI engine against a fake Images API', () => {
       stalled.closeAllConnections();
       stalled.close();
     }
+  });
+
+  it('finding 8: honours retry-after on a 429, then succeeds', async () => {
+    fake.rateLimit = 1;
+    fake.retryAfterSeconds = 3;
+    const result = await virtualTime(() => engine.run({ ...txt2img, numImages: 1 }, recorder(), live()));
+    expect(result.images).toHaveLength(1);
+    const [first, second] = fake.calls.slice(-2);
+    // The client's own backoff would be 0.5 s; the server asked for 3 s.
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(3000);
+    expect(second!.at - first!.at).toBeLessThan(4000);
+    fake.rateLimit = 5;
+    await expect(virtualTime(() => engine.run(txt2img, recorder(), live()))).rejects.toMatchObject({
+      code: 'engine_rate_limited',
+    });
+  });
+
+  it('finding 8: a current model by default, input_fidelity high on edits, any size on gpt-image-2', async () => {
+    const image = await gradientPng(64, 48);
+    const task: InpaintTask = {
+      ...txt2img,
+      kind: 'inpaint',
+      numImages: 1,
+      image,
+      mask: await rectMask(64, 48, { x: 8, y: 8, w: 20, h: 20 }),
+      strength: 1,
+      maskBlur: 2,
+    };
+    const result = await engine.run(task, recorder(), live());
+    expect(result.metadata.model).toBe('gpt-image-1.5');
+    expect(lastFields(fake)).toMatchObject({ model: 'gpt-image-1.5', input_fidelity: 'high', size: '1536x1024' });
+    const two = new OpenAiEngine({ apiKey: OPENAI_KEY, baseUrl: fake.url, model: 'gpt-image-2' });
+    await two.run(task, recorder(), live());
+    expect(lastFields(fake).input_fidelity).toBeUndefined();
+    await two.run({ ...txt2img, width: 1600, height: 900, numImages: 1 }, recorder(), live());
+    expect(lastFields(fake).size).toBe('1600x896');
+  });
+
+  it('finding 8: reports a stream error without the {error} wrapper in its own words', async () => {
+    fake.nextFailure = 'stream_error_bare';
+    await expect(engine.run(txt2img, recorder(), live())).rejects.toMatchObject({
+      code: 'engine_failed',
+      message: 'OpenAI stopped the image: Image generation failed. (image_generation_failed)',
+    });
   });
 
   it('picks the nearest of the three sizes and supports only gpt models', () => {

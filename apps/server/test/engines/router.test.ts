@@ -12,7 +12,7 @@ import { createEngineRouter } from '../../src/engines/router.ts';
 import type { EngineTask, Txt2ImgTask } from '../../src/engines/types.ts';
 import { SDXL } from './helpers.ts';
 
-const env = { FAL_KEY: 'k', OPENAI_API_KEY: 'sk' };
+const env = { FAL_KEY: 'k', OPENAI_API_KEY: 'sk', COMFY_GPU2_TOKEN: 'token' };
 const txt2img = (modelId: string, modelType: string): Txt2ImgTask => ({
   kind: 'txt2img',
   model: { id: modelId, path: `${modelId}.safetensors`, modelType },

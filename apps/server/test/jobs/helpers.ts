@@ -17,11 +17,22 @@ export class LiveServer {
     readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'koma-jobs-')),
     env: NodeJS.ProcessEnv = {},
   ) {
-    this.config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SIGNIN_RATE_LIMIT: '1000', ...env });
+    this.config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SIGNIN_RATE_LIMIT: '1000',
+      PASSWORD_SCRYPT_LOG2N: '14',
+      ...env,
+    });
   }
 
+  /**
+   * Starts the server. The job suites check charge arithmetic on the builtin engine, so they run it as a demo of
+   * billing would (BUILTIN_CHARGES=true) unless the options say otherwise; by default the builtin engine is free.
+   */
   async start(options: BuildOptions = {}): Promise<this> {
-    this.app = await buildApp(this.config, { logger: false, ...options });
+    const jobs = { ...options.jobs, config: { builtinCharges: true, ...options.jobs?.config } };
+    this.app = await buildApp(this.config, { logger: false, ...options, jobs });
     await this.app.listen({ host: '127.0.0.1', port: 0 });
     const address = this.app.server.address();
     if (!address || typeof address === 'string') throw new Error('no address');

@@ -300,7 +300,12 @@ describe('refusals: a JSON error before anything is charged', () => {
       400,
       'prompt_rejected',
     );
-    expect((json as unknown as { reasons: { field: string }[] }).reasons[0]?.field).toBe('prompt');
+    const body = json as unknown as { rule: string; words: string[]; reasons: { field: string }[]; message: string };
+    expect(body.reasons[0]?.field).toBe('prompt');
+    // Which rule and which words, for the web to show in either language.
+    expect(body.rule).toBe('minor_sexual');
+    expect(body.words).toEqual(['nude', '12 year old']);
+    expect(body.message).toContain('(nude, 12 year old)');
   });
 
   test('not_enough_credits and SUBSCRIPTION_REQUIRED', async () => {

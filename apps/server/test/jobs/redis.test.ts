@@ -49,9 +49,10 @@ function startWorker(env: NodeJS.ProcessEnv): WorkerProcess {
       while ((nl = out.indexOf('\n')) >= 0) {
         const line = out.slice(0, nl);
         out = out.slice(nl + 1);
-        if (line.includes('ready')) resolve();
-        const m = /^claimed (\S+)/.exec(line);
-        if (m) claimed.push(m[1]!);
+        // The worker logs pino JSON lines; JOB_TRACE adds one per claimed job.
+        const entry = JSON.parse(line) as { msg?: string; job?: string };
+        if (entry.msg === 'koma worker ready') resolve();
+        if (entry.msg === 'claimed' && entry.job) claimed.push(entry.job);
       }
     });
     child.stderr.setEncoding('utf8');
@@ -72,7 +73,7 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
   const prefix = `koma-test-${randomBytes(4).toString('hex')}`;
   const server = new LiveServer();
   const workers: WorkerProcess[] = [];
-  const env = { DATA_DIR: server.dataDir, REDIS_URL, JOB_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' };
+  const env = { DATA_DIR: server.dataDir, REDIS_URL, JOB_QUEUE_PREFIX: prefix, LOG_LEVEL: 'info' };
 
   beforeAll(async () => {
     await server.start({ jobs: { config: { redisUrl: REDIS_URL, queuePrefix: prefix, runLocally: false } } });

@@ -94,7 +94,7 @@ describe('upscale (ESRGAN-slim ×2 on tfjs-wasm, tiled)', { timeout: 180_000 }, 
     await expect(upscale(Buffer.alloc(0))).rejects.toThrow('The image is empty (0 bytes).');
     await expect(upscale(Buffer.from('GIF89a? no'))).rejects.toBeInstanceOf(VisionInputError);
     await expect(upscale(pngHeaderOnly(20000, 20000))).rejects.toThrow(
-      'The image is 20000×20000 px; the limit is 4096 px per side and 16 megapixels.',
+      'The image is 20000×20000 px; the limit is 2048 px per side and 4 megapixels.',
     );
   });
 });

@@ -1,14 +1,16 @@
 import { isApiError } from './ApiError.ts';
 import { createHttpClient, withQuery } from './http.ts';
+import { postJsonWithProgress, type UploadProgress } from './upload.ts';
 import type { HttpClient, HttpClientOptions } from './http.ts';
 import type {
+  BodyOf,
   CreateWorkspaceRequest,
   Credits,
   Page,
-  Preferences,
+  ReplyOf,
   SaveWorkspaceRequest,
+  SavePatchRequest,
   SaveWorkspaceResult,
-  User,
   WorkspaceRecord,
   WorkspaceRevision,
   WorkspaceSummary,
@@ -16,48 +18,61 @@ import type {
 
 const enc = encodeURIComponent;
 
-/** Every Koma endpoint the web app calls, one typed method each. Failures throw ApiError. */
+/**
+ * Every Koma endpoint the web app calls, one typed method each; bodies and replies are the generated wire
+ * types (types.ts), so a server change that the client does not follow fails the typecheck. Failures throw ApiError.
+ */
 export function createKomaApi(http: HttpClient) {
   return {
     auth: {
-      signUp: (body: { email: string; password: string; name?: string }) =>
-        http.request<{ user: User }>('POST', '/api/auth/signup', body),
-      signIn: (body: { email: string; password: string }) =>
-        http.request<{ user: User }>('POST', '/api/auth/signin', body),
+      signUp: (body: BodyOf<'/api/auth/signup', 'post'>) =>
+        http.request<ReplyOf<'/api/auth/signup', 'post', 201>>('POST', '/api/auth/signup', body),
+      signIn: (body: BodyOf<'/api/auth/signin', 'post'>) =>
+        http.request<ReplyOf<'/api/auth/signin', 'post'>>('POST', '/api/auth/signin', body),
       signOut: () => http.request<void>('POST', '/api/auth/signout'),
-      me: () => http.request<{ user: User }>('GET', '/api/auth/me'),
+      me: () => http.request<ReplyOf<'/api/auth/me', 'get'>>('GET', '/api/auth/me'),
     },
     workspaces: {
       list: (page = 1, pageSize = 50) =>
         http.request<Page<WorkspaceSummary>>('GET', withQuery('/api/workspaces', { page, pageSize })),
     },
     workspace: {
-      create: (body: CreateWorkspaceRequest) => http.request<{ id: string }>('POST', '/api/workspace', body),
+      create: (body: CreateWorkspaceRequest) =>
+        http.request<ReplyOf<'/api/workspace', 'post', 201>>('POST', '/api/workspace', body),
       get: (id: string) => http.request<WorkspaceRecord>('GET', `/api/workspace/${enc(id)}`),
       save: (id: string, body: SaveWorkspaceRequest) =>
         http.request<SaveWorkspaceResult>('PUT', `/api/workspace/${enc(id)}`, body),
+      savePatch: (id: string, body: SavePatchRequest) =>
+        http.request<SaveWorkspaceResult>('POST', `/api/workspace/${enc(id)}/patches`, body),
       rename: (id: string, name: string) =>
-        http.request<{ id: string; name: string }>('PATCH', `/api/workspace/${enc(id)}`, { name }),
-      duplicate: (id: string) => http.request<{ id: string }>('POST', `/api/workspace/${enc(id)}/duplicate`),
+        http.request<ReplyOf<'/api/workspace/{id}', 'patch'>>('PATCH', `/api/workspace/${enc(id)}`, { name }),
+      duplicate: (id: string) =>
+        http.request<ReplyOf<'/api/workspace/{id}/duplicate', 'post', 201>>(
+          'POST',
+          `/api/workspace/${enc(id)}/duplicate`,
+        ),
       remove: (id: string) => http.request<void>('DELETE', `/api/workspace/${enc(id)}`),
       revisions: (id: string) =>
         http.request<{ items: WorkspaceRevision[] }>('GET', `/api/workspace/${enc(id)}/revisions`),
       restore: (id: string, revision: number) =>
-        http.request<{ revision: number }>('POST', `/api/workspace/${enc(id)}/revisions/${revision}/restore`),
+        http.request<ReplyOf<'/api/workspace/{id}/revisions/{revision}/restore', 'post'>>(
+          'POST',
+          `/api/workspace/${enc(id)}/revisions/${revision}/restore`,
+        ),
     },
     images: {
-      upload: (encoded: string, fileType: string) =>
-        http.request<{ id: string }>('POST', '/api/image', { encoded, fileType }),
-      url: (id: string) => http.request<{ url: string }>('GET', withQuery('/api/image', { id })),
+      upload: (encoded: string, fileType: BodyOf<'/api/image', 'post'>['fileType']) =>
+        http.request<ReplyOf<'/api/image', 'post', 201>>('POST', '/api/image', { encoded, fileType }),
+      url: (id: string) => http.request<ReplyOf<'/api/image', 'get'>>('GET', withQuery('/api/image', { id })),
     },
     credits: {
       get: () => http.request<Credits>('GET', '/api/credits'),
     },
     preferences: {
-      get: () => http.request<{ preferences: Preferences }>('GET', '/api/preferences'),
+      get: () => http.request<ReplyOf<'/api/preferences', 'get'>>('GET', '/api/preferences'),
       /** Replaces the whole record: fields left out fall back to their defaults, so send every field. */
-      update: (preferences: Preferences) =>
-        http.request<{ preferences: Preferences }>('PUT', '/api/preferences', { preferences }),
+      update: (preferences: BodyOf<'/api/preferences', 'put'>['preferences']) =>
+        http.request<ReplyOf<'/api/preferences', 'put'>>('PUT', '/api/preferences', { preferences }),
     },
     flowImages: {
       /** Entries are validated by the caller (zFlowImage of @koma/domain): the list comes from another service. */
@@ -86,6 +101,13 @@ export const api: KomaApi = createKomaApi(
     },
   }),
 );
+
+/** POST /api/image with upload progress (large files), on the shared client's session handling. */
+export function uploadImage(encoded: string, fileType: string, onProgress: UploadProgress): Promise<{ id: string }> {
+  return postJsonWithProgress('/api/image', { encoded, fileType }, onProgress, (path) => {
+    for (const listener of unauthorizedListeners) listener(path);
+  });
+}
 
 export function createApi(options: HttpClientOptions): KomaApi {
   return createKomaApi(createHttpClient(options));

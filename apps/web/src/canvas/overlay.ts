@@ -23,7 +23,7 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
         listening: false,
       }),
     );
-    const tip = ui.selection.length === 1 && node.type === 'TEXT' && !node.locked ? tailTip(node) : null;
+    const tip = ui.selection.length === 1 && node.type === 'TEXT' && !node.locked ? tailTip(node, doc) : null;
     if (tip && ui.tool === 'MOVE') {
       layer.add(
         new Konva.Circle({

@@ -1,24 +1,13 @@
 import Konva from 'konva';
 import type { DocState, LayerNode, UiState } from '@koma/editor';
-import { canvasToScreen } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { ImageStore } from './images.ts';
 import { FrameScheduler } from './frame-scheduler.ts';
-import type { LayerAdapter, RenderContext } from './adapters/types.ts';
-import { imageAdapter } from './adapters/image.ts';
-import { fillAdapter, panelAdapter, poseAdapter, sketchAdapter } from './adapters/shapes.ts';
-import { textAdapter } from './adapters/text.ts';
+import type { RenderContext } from './adapters/types.ts';
+import { adapterOf } from './adapters/registry.ts';
+import { applyAppearance, applyBlend, clipWrapper, drawnLayers, placeBody } from './common.ts';
 import { drawOverlay } from './overlay.ts';
-
-const ADAPTERS: Record<LayerNode['type'], LayerAdapter | null> = {
-  GROUP: null,
-  IMAGE: imageAdapter,
-  TEXT: textAdapter,
-  PANEL: panelAdapter,
-  POSE: poseAdapter,
-  SKETCH: sketchAdapter,
-  FILL: fillAdapter,
-};
+import { renderThumbnail } from './thumbnail.ts';
 
 interface Entry {
   wrapper: Konva.Group;
@@ -26,8 +15,8 @@ interface Entry {
   layer: LayerNode;
   zoom: number;
   clipTarget: string | null;
-  readingOrder: boolean;
-  pinTarget?: LayerNode;
+  /** What the adapter's drawing depended on when it was built (its `dependsOn`). */
+  deps: readonly unknown[];
 }
 
 /** Drawing styles that depend on zoom (dashes, guide widths) are rebuilt when zoom moves by more than this. */
@@ -81,7 +70,7 @@ export class SceneRenderer {
     this.unsubscribe.push(
       this.images.onLoad((id) => {
         for (const entry of this.entries.values()) {
-          if (ADAPTERS[entry.layer.type]?.imageIds?.(entry.layer).includes(id)) this.rebuild(entry);
+          if (adapterOf(entry.layer).imageIds?.(entry.layer).includes(id)) this.rebuild(entry);
         }
         // An arriving image changes pixels without changing the document: the cached page must be redrawn.
         this.cachedFor = null;
@@ -114,7 +103,7 @@ export class SceneRenderer {
     if (comic) this.page.size({ width: doc.comicConfiguration.width, height: doc.comicConfiguration.height });
 
     const ctx: RenderContext = { images: this.images, doc, ui, zoom: view.zoom };
-    const ids = flatten(doc, this.session.activeRoot());
+    const ids = drawnLayers(doc, this.session.activeRoot()).map((l) => l.id);
     const visibleArea = {
       x: -view.x / view.zoom,
       y: -view.y / view.zoom,
@@ -131,21 +120,16 @@ export class SceneRenderer {
         const wrapper = new Konva.Group({ listening: false });
         wrapper.add(body);
         this.pageGroup.add(wrapper);
-        entry = { wrapper, body, layer, zoom: 0, clipTarget: null, readingOrder: false };
+        entry = { wrapper, body, layer, zoom: 0, clipTarget: null, deps: [] };
         this.entries.set(id, entry);
         entry.layer = layer;
         this.rebuild(entry, ctx);
       } else {
         const zoomMoved = Math.max(entry.zoom / view.zoom, view.zoom / entry.zoom) > ZOOM_REBUILD_RATIO;
-        const orderToggled = layer.type === 'PANEL' && entry.readingOrder !== ui.showReadingOrder;
-        // A tail pinned to a face follows the image it points at.
-        const pinTarget =
-          layer.type === 'TEXT' && layer.data.pinToFace && layer.data.tailTargetLayerId
-            ? doc.layers[layer.data.tailTargetLayerId]
-            : undefined;
-        const pinMoved = pinTarget !== entry.pinTarget;
-        entry.pinTarget = pinTarget;
-        if (entry.layer !== layer || zoomMoved || orderToggled || pinMoved) {
+        const deps = adapterOf(layer).dependsOn?.(layer, ctx) ?? [];
+        const built = entry.deps;
+        const depsMoved = deps.length !== built.length || deps.some((d, i) => d !== built[i]);
+        if (entry.layer !== layer || zoomMoved || depsMoved) {
           entry.layer = layer;
           this.rebuild(entry, ctx);
         }
@@ -158,7 +142,7 @@ export class SceneRenderer {
         box.y <= visibleArea.y + visibleArea.height &&
         box.y + box.size.height >= visibleArea.y - 200;
       // While the page is cached as one bitmap every layer must be in it, on screen or not.
-      entry.wrapper.visible(layer.visible && (onScreen || view.zoom < ZOOMED_OUT));
+      applyAppearance(entry.wrapper, layer, onScreen || view.zoom < ZOOMED_OUT);
     }
     for (const [id, entry] of this.entries) {
       if (!seen.has(id)) {
@@ -218,31 +202,18 @@ export class SceneRenderer {
     };
     const layer = entry.layer;
     entry.body.destroyChildren();
-    entry.body.position({ x: layer.transform.x, y: layer.transform.y });
-    ADAPTERS[layer.type]?.build(entry.body, layer, context);
+    placeBody(entry.body, layer);
+    const adapter = adapterOf(layer);
+    adapter.build(entry.body, layer, context);
+    applyBlend(entry.wrapper, entry.body, layer);
     entry.zoom = context.zoom;
-    entry.readingOrder = context.ui.showReadingOrder;
+    entry.deps = adapter.dependsOn?.(layer, context) ?? [];
   }
 
   /** Clipped layers draw only inside their target's shape, read live so the clip follows the target. */
   private setClip(entry: Entry, targetId: string | null): void {
     entry.clipTarget = targetId;
-    if (!targetId) {
-      entry.wrapper.clipFunc(undefined as unknown as (ctx: Konva.Context) => void);
-      return;
-    }
-    entry.wrapper.clipFunc((ctx) => {
-      const target = this.session.editor.doc.layers[targetId];
-      if (!target) return;
-      ctx.beginPath();
-      if (target.type === 'PANEL') {
-        target.data.vertices.forEach((v, i) => (i === 0 ? ctx.moveTo(v.x, v.y) : ctx.lineTo(v.x, v.y)));
-        ctx.closePath();
-      } else {
-        const t = target.transform;
-        ctx.rect(t.x, t.y, t.size.width, t.size.height);
-      }
-    });
+    clipWrapper(entry.wrapper, targetId ? () => this.session.editor.doc.layers[targetId] : null);
   }
 
   /** Draws pending changes now. */
@@ -251,48 +222,27 @@ export class SceneRenderer {
     this.scheduler.flush();
   }
 
-  /** A picture of the open page (or what the view shows on the infinite canvas), as base64 webp. */
+  /**
+   * A picture of the open page (or of everything on the infinite canvas) as base64 webp, drawn apart from the
+   * screen: layers off screen included, no editor overlay (see thumbnail.ts).
+   */
   thumbnail(size: { width: number; height: number }, quality: number): Promise<string | null> {
-    return Promise.resolve(this.thumbnailNow(size, quality));
-  }
-
-  private thumbnailNow(size: { width: number; height: number }, quality: number): string | null {
-    this.flush();
     const doc = this.session.editor.doc;
     const area =
       this.session.type === 'COMIC'
         ? { x: 0, y: 0, width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
-        : this.session.contentBounds();
-    const view = this.session.view();
-    const topLeft = canvasToScreen(view, area);
-    this.overlay.visible(false);
-    try {
-      const source = this.content.toCanvas({
-        x: topLeft.x,
-        y: topLeft.y,
-        width: area.width * view.zoom,
-        height: area.height * view.zoom,
-        pixelRatio: Math.min(size.width / (area.width * view.zoom), size.height / (area.height * view.zoom)),
-      });
-      const canvas = document.createElement('canvas');
-      canvas.width = size.width;
-      canvas.height = size.height;
-      const context = canvas.getContext('2d');
-      if (!context) return null;
-      context.fillStyle = '#fff';
-      context.fillRect(0, 0, size.width, size.height);
-      const scale = Math.min(size.width / source.width, size.height / source.height);
-      const w = source.width * scale;
-      const h = source.height * scale;
-      context.drawImage(source, (size.width - w) / 2, (size.height - h) / 2, w, h);
-      const url = canvas.toDataURL('image/webp', quality);
-      return url.slice(url.indexOf(',') + 1);
-    } catch (error) {
-      console.error('Thumbnail failed', error);
-      return null;
-    } finally {
-      this.overlay.visible(true);
-    }
+        : withMargin(this.session.contentBounds());
+    return renderThumbnail(
+      {
+        doc,
+        rootId: this.session.activeRoot(),
+        area,
+        images: this.images,
+        ui: this.session.ui.state,
+      },
+      size,
+      quality,
+    );
   }
 
   dispose(): void {
@@ -302,17 +252,10 @@ export class SceneRenderer {
   }
 }
 
-/** Layer ids under a root in drawing order, groups flattened. */
-function flatten(doc: DocState, rootId: string): string[] {
-  const out: string[] = [];
-  const visit = (id: string) => {
-    const node = doc.layers[id];
-    if (!node) return;
-    if (node.type === 'GROUP') node.children.forEach(visit);
-    else out.push(id);
-  };
-  doc.layers[rootId]?.children.forEach(visit);
-  return out;
+/** Room around a canvas's content in its picture, so speech-bubble tails and edges are not cut. */
+function withMargin(b: { x: number; y: number; width: number; height: number }) {
+  const m = Math.max(b.width, b.height) * 0.1;
+  return { x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m };
 }
 
 function sameOrder(a: readonly string[], b: readonly string[]): boolean {

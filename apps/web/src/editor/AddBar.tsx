@@ -1,5 +1,6 @@
 import { DEFAULT_PANEL_SIZES } from '@koma/domain';
-import { addPanel, addPose, addText, newBubbleData, screenToCanvas } from '@koma/editor';
+import { addPanel, addPose, addText, screenToCanvas } from '@koma/editor';
+import { newBubbleForLocale, newBubbleSize } from '../canvas/new-bubble.ts';
 import type { EditorSession } from './session.ts';
 import { useT } from '../i18n/index.ts';
 
@@ -42,15 +43,17 @@ export function AddBar({ session }: { session: EditorSession }) {
           type="button"
           className="button button--small"
           data-testid="add-text"
-          onClick={() =>
+          onClick={() => {
+            const data = newBubbleForLocale();
+            const size = newBubbleSize(data);
             select(
               session.editor.execute(addText, {
                 parentId: session.activeRoot(),
-                transform: place(360, 240),
-                data: newBubbleData(),
+                transform: place(size.width, size.height),
+                data,
               }),
-            )
-          }
+            );
+          }}
         >
           {t('editor.add.text')}
         </button>

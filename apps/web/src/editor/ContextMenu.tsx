@@ -1,6 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
   clipLayer,
+  clipPanelChoices,
+  clipToPanel,
   duplicateLayer,
   rearrangeLayer,
   removeLayers,
@@ -11,6 +13,7 @@ import {
   unclipLayer,
 } from '@koma/editor';
 import type { EditorSession } from './session.ts';
+import { useDoc } from './hooks.ts';
 import { useT } from '../i18n/index.ts';
 
 export interface ContextMenuState {
@@ -19,23 +22,46 @@ export interface ContextMenuState {
   layerId: string;
 }
 
+/** A menu entry: its words, what it does, and the id its test hook is named after. */
+export type MenuItem = [label: string, action: () => unknown, id: string, keepOpen?: boolean];
+
 /** The layer menu opened by a right click (or the menu key) on the canvas; arrows move, Enter picks, Escape closes. */
 export function ContextMenu({
   session,
   menu,
   onClose,
+  extra = [],
+  testId = 'context-menu',
+  itemPrefix = 'menu-',
 }: {
   session: EditorSession;
   menu: ContextMenuState;
   onClose: () => void;
+  /** Entries before the layer actions (the layer list adds rename and up/down). */
+  extra?: MenuItem[];
+  testId?: string;
+  itemPrefix?: string;
 }) {
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
-  const node = session.editor.doc.layers[menu.layerId];
+  const [otherPanels, setOtherPanels] = useState(false);
+  // Subscribed: an undo or a save from elsewhere that takes the layer away closes the menu.
+  const node = useDoc(session).layers[menu.layerId];
+  // Kept inside the window: a long press near the bottom or right edge of a small screen would cut the menu off.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    el.style.left = `${Math.max(4, Math.min(menu.x, window.innerWidth - r.width - 4))}px`;
+    el.style.top = `${Math.max(4, Math.min(menu.y, window.innerHeight - r.height - 4))}px`;
+  }, [menu.x, menu.y]);
   useEffect(() => {
     ref.current?.querySelector('button')?.focus();
     const away = (e: PointerEvent) => {
-      if (!ref.current?.contains(e.target as Node)) onClose();
+      const target = e.target as Element | null;
+      // The button that opened the menu closes it itself (a second press would otherwise reopen it).
+      if (target?.closest?.('[aria-haspopup="menu"][aria-expanded="true"]')) return;
+      if (!ref.current?.contains(target)) onClose();
     };
     window.addEventListener('pointerdown', away, true);
     return () => window.removeEventListener('pointerdown', away, true);
@@ -44,12 +70,13 @@ export function ContextMenu({
   const parent = session.editor.doc.layers[node.parent];
   const index = parent?.children.indexOf(node.id) ?? -1;
   const below = index > 0 ? parent?.children[index - 1] : undefined;
-  const run = (action: () => unknown) => () => {
+  const run = (action: () => unknown, keepOpen?: boolean) => () => {
     action();
-    onClose();
+    if (!keepOpen) onClose();
   };
   const e = session.editor;
-  const items: [string, () => unknown, string][] = [
+  const items: MenuItem[] = [
+    ...extra,
     [t('editor.menu.front'), () => e.execute(rearrangeLayer, { id: node.id, to: 'front' }), 'front'],
     [t('editor.menu.back'), () => e.execute(rearrangeLayer, { id: node.id, to: 'back' }), 'back'],
     [t('editor.layers.duplicate'), () => e.execute(duplicateLayer, { id: node.id }), 'duplicate'],
@@ -65,7 +92,9 @@ export function ContextMenu({
     ],
   ];
   if (node.clipTarget) items.push([t('editor.layers.unclip'), () => e.execute(unclipLayer, { id: node.id }), 'unclip']);
-  else if (below)
+  else if (node.type === 'IMAGE') items.push(...clipPanelItems());
+  // Panels never clip: a panel is what art is clipped to.
+  else if (below && node.type !== 'PANEL')
     items.push([t('editor.layers.clip'), () => e.execute(clipLayer, { id: node.id, targetId: below }), 'clip']);
   if (node.type === 'PANEL') {
     items.push([
@@ -85,13 +114,31 @@ export function ContextMenu({
     () => e.execute(removeLayers, { ids: [node.id] }) && session.ui.update({ selection: [] }),
     'remove',
   ]);
+  /** Images clip to the panel they overlap most; the others they overlap are one step further (a submenu). */
+  function clipPanelItems(): MenuItem[] {
+    const [best, ...others] = clipPanelChoices(e.doc, session.activeRoot(), node!.id);
+    if (!best) return [];
+    const clip = (panelId: string) => () => e.execute(clipToPanel, { id: node!.id, panelId });
+    const named = (panelId: string) => {
+      const panel = e.doc.layers[panelId];
+      return t('editor.layers.panelN', { n: panel?.type === 'PANEL' ? panel.data.position : '?' });
+    };
+    const out: MenuItem[] = [[`${t('editor.layers.clipPanel')} (${named(best)})`, clip(best), 'clip-panel']];
+    if (others.length === 0) return out;
+    if (!otherPanels) {
+      out.push([`${t('editor.layers.clipPanelOther')} ▸`, () => setOtherPanels(true), 'clip-panel-other', true]);
+      return out;
+    }
+    for (const id of others) out.push([`\u2003${named(id)}`, clip(id), `clip-panel-${id}`]);
+    return out;
+  }
   return (
     <div
       ref={ref}
       className="context-menu"
       role="menu"
       style={{ left: menu.x, top: menu.y }}
-      data-testid="context-menu"
+      data-testid={testId}
       onKeyDown={(event) => {
         const buttons = [...(ref.current?.querySelectorAll('button') ?? [])];
         const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
@@ -103,8 +150,15 @@ export function ContextMenu({
         event.stopPropagation();
       }}
     >
-      {items.map(([label, action, id]) => (
-        <button key={id} type="button" role="menuitem" data-testid={`menu-${id}`} onClick={run(action)}>
+      {items.map(([label, action, id, keepOpen]) => (
+        <button
+          key={id}
+          type="button"
+          role="menuitem"
+          data-testid={`${itemPrefix}${id}`}
+          aria-haspopup={keepOpen ? 'menu' : undefined}
+          onClick={run(action, keepOpen)}
+        >
           {label}
         </button>
       ))}

@@ -26,7 +26,7 @@ export function RightPanel({ session, extra = {} }: { session: EditorSession; ex
   const [current, setCurrent] = useState<TabId>(tabs.includes('prompt') ? 'prompt' : 'layer');
   const render = content[current] ?? content.layer!;
   return (
-    <aside className="right-panel" aria-label="Properties">
+    <div className="right-panel">
       <div className="tab-list" role="tablist">
         {tabs.map((id) => (
           <button
@@ -47,6 +47,6 @@ export function RightPanel({ session, extra = {} }: { session: EditorSession; ex
       <div role="tabpanel" id="tab-panel" aria-labelledby={`tab-${current}`}>
         {render(session)}
       </div>
-    </aside>
+    </div>
   );
 }

@@ -4,39 +4,93 @@ import { useHistoryState, useUi } from './hooks.ts';
 import { useT } from '../i18n/index.ts';
 import { SaveIndicator } from './SaveIndicator.tsx';
 import { ExportMenu } from '../export/ExportMenu.tsx';
+import { Icon, type IconName } from './Icon.tsx';
+import { ImportButton } from './import/ImportButton.tsx';
+import { WorkspaceName } from './WorkspaceName.tsx';
+import { toolKey } from './shortcut-table.ts';
+import type { Side } from './layout/sidebars.ts';
+import './i18n-shell.ts';
 
-const ICONS: Record<(typeof TOOLS)[number], string> = {
-  MOVE: '✥',
-  SELECT: '⬚',
-  BRUSH: '✎',
-  POSE: '☺',
-  PANEL: '▦',
-  TEXT: 'T',
+const ICONS: Record<(typeof TOOLS)[number], IconName> = {
+  MOVE: 'move',
+  SELECT: 'select',
+  BRUSH: 'brush',
+  POSE: 'pose',
+  PANEL: 'panel',
+  TEXT: 'text',
 };
 
-/** The six tools (keys 1–6), undo and redo with their availability, and the save state. */
-export function Toolbar({ session }: { session: EditorSession }) {
+/** The six tools (keys 1–6); each tooltip names its key. */
+export function ToolButtons({ session }: { session: EditorSession }) {
   const t = useT();
   const tool = useUi(session, (s) => s.tool);
-  const brushSize = useUi(session, (s) => s.brushSize);
-  const { canUndo, canRedo } = useHistoryState(session);
   return (
-    <nav className="editor-toolbar" aria-label="Tools">
+    <>
       {TOOLS.map((id, i) => (
         <button
           key={id}
           type="button"
           className={`tool-button${tool === id ? ' tool-button--active' : ''}`}
           aria-pressed={tool === id}
-          title={t('editor.toolHint', { n: i + 1, name: t(`editor.tools.${id}`) })}
+          title={t('editor.toolTitle', { name: t(`editor.tools.${id}`), key: toolKey(i) })}
           data-testid={`tool-${id}`}
           onClick={() => session.ui.update({ tool: id })}
         >
-          <span aria-hidden="true">{ICONS[id]}</span>
+          <Icon name={ICONS[id]} size={18} />
           <span className="tool-button__label">{t(`editor.tools.${id}`)}</span>
         </button>
       ))}
-      {tool === 'BRUSH' && (
+    </>
+  );
+}
+
+/** Opens or closes a sidebar (a sheet on a phone). */
+export function SidebarToggle({ side, open, onToggle }: { side: Side; open: boolean; onToggle: () => void }) {
+  const t = useT();
+  const label = t(side === 'left' ? 'editor.layout.layers' : 'editor.layout.properties');
+  return (
+    <button
+      type="button"
+      className={`tool-button sidebar-toggle${open ? ' tool-button--active' : ''}`}
+      aria-expanded={open}
+      aria-controls={`${side}-sidebar`}
+      aria-label={label}
+      title={label}
+      data-testid={`toggle-${side}`}
+      onClick={onToggle}
+    >
+      <Icon name={side === 'left' ? 'layers' : 'sliders'} size={18} />
+    </button>
+  );
+}
+
+interface TopBarProps {
+  session: EditorSession;
+  phone: boolean;
+  left: { open: boolean; toggle: () => void };
+  right: { open: boolean; toggle: () => void };
+  onShortcuts: () => void;
+}
+
+/**
+ * The editor's top bar: the workspace name, the tools (in the bottom bar on a phone), undo and redo, upload, the
+ * shortcut sheet, export and the save state, with the sidebar toggles at either end.
+ */
+export function TopBar({ session, phone, left, right, onShortcuts }: TopBarProps) {
+  const t = useT();
+  const tool = useUi(session, (s) => s.tool);
+  const brushSize = useUi(session, (s) => s.brushSize);
+  const { canUndo, canRedo } = useHistoryState(session);
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label={t('editor.layout.tools')}>
+      {!phone && <SidebarToggle side="left" open={left.open} onToggle={left.toggle} />}
+      <WorkspaceName session={session} />
+      {!phone && (
+        <span className="editor-toolbar__tools">
+          <ToolButtons session={session} />
+        </span>
+      )}
+      {tool === 'BRUSH' && !phone && (
         <span className="editor-toolbar__brush" data-testid="brush-size">
           {brushSize}px
         </span>
@@ -48,10 +102,10 @@ export function Toolbar({ session }: { session: EditorSession }) {
         disabled={!canUndo}
         onClick={() => session.editor.undo()}
         title={`${t('editor.undo')} (Ctrl+Z)`}
+        aria-label={t('editor.undo')}
         data-testid="undo"
       >
-        <span aria-hidden="true">↶</span>
-        <span className="tool-button__label">{t('editor.undo')}</span>
+        <Icon name="undo" size={18} />
       </button>
       <button
         type="button"
@@ -59,13 +113,48 @@ export function Toolbar({ session }: { session: EditorSession }) {
         disabled={!canRedo}
         onClick={() => session.editor.redo()}
         title={`${t('editor.redo')} (Ctrl+Shift+Z)`}
+        aria-label={t('editor.redo')}
         data-testid="redo"
       >
-        <span aria-hidden="true">↷</span>
-        <span className="tool-button__label">{t('editor.redo')}</span>
+        <Icon name="redo" size={18} />
       </button>
+      <ImportButton session={session} label={!phone} />
+      {!phone && (
+        <button
+          type="button"
+          className="tool-button"
+          title={`${t('editor.shortcuts.open')} (?)`}
+          aria-label={t('editor.shortcuts.open')}
+          aria-haspopup="dialog"
+          data-testid="shortcuts-button"
+          onClick={onShortcuts}
+        >
+          <Icon name="help" size={18} />
+        </button>
+      )}
       <ExportMenu session={session} />
       <SaveIndicator session={session} />
+      {!phone && <SidebarToggle side="right" open={right.open} onToggle={right.toggle} />}
+    </div>
+  );
+}
+
+/** A phone's bottom bar: the six tools and the two sheets, in reach of a thumb. */
+export function PhoneBar({
+  session,
+  left,
+  right,
+}: {
+  session: EditorSession;
+  left: { open: boolean; toggle: () => void };
+  right: { open: boolean; toggle: () => void };
+}) {
+  const t = useT();
+  return (
+    <nav className="phone-bar" aria-label={t('editor.layout.tools')}>
+      <ToolButtons session={session} />
+      <SidebarToggle side="left" open={left.open} onToggle={left.toggle} />
+      <SidebarToggle side="right" open={right.open} onToggle={right.toggle} />
     </nav>
   );
 }

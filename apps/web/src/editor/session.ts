@@ -1,8 +1,11 @@
 import {
   decodeWorkspaceData,
+  diffJson,
   encodeWorkspaceData,
   VIEW_EASE_TO_TARGET_MS,
   VIEW_EASE_ZOOM_MS,
+  type DocumentRepair,
+  type TextData,
   type ViewTransform,
   type WorkspaceType,
 } from '@koma/domain';
@@ -12,7 +15,7 @@ import {
   InteractionController,
   UiStore,
   ViewAnimator,
-  addImage,
+  bindUiRepair,
   changeVariation,
   cycledIndex,
   denormalize,
@@ -33,7 +36,11 @@ import {
 import { isApiError, type KomaApi } from '../api/index.ts';
 import type { WorkspaceRecord } from '../api/types.ts';
 import { i18n } from '../i18n/index.ts';
-import { describeImport, importPsd, isPsdFile } from '../export/run.ts';
+import { refusalText } from './refusals.ts';
+import { newBubbleForLocale } from '../canvas/new-bubble.ts';
+
+/** Past this many bytes of patch a full save is sent instead (a 10-page comic is about 300 KB). */
+const PATCH_LIMIT_BYTES = 64 * 1024;
 
 export interface Viewport {
   width: number;
@@ -46,9 +53,6 @@ export interface GenerationActions {
   generateFromPoseOrSketch?(): void;
   estimatePose?(): void;
 }
-
-/** Most images land on the canvas at their own size, but never larger than this on their longest side. */
-const DROP_MAX_SIDE = 1024;
 
 /**
  * One open workspace: the headless editor, its UI state, the pointer controller, autosave and the calls to the
@@ -64,9 +68,16 @@ export class EditorSession implements InteractionHost {
   revision: number;
   viewport: Viewport = { width: 800, height: 600 };
   generation: GenerationActions = {};
+  /** What the codec repaired when this document was loaded (shown to the user once, then saved). */
+  readonly repairs: readonly DocumentRepair[];
   /** The canvas registers how to make a thumbnail (base64 webp) of the open page. */
   thumbnail: (() => Promise<string | null>) | null = null;
   private readonly animator: ViewAnimator;
+  /**
+   * The saved form the server holds at `revision`, as this tab last saw it: the base that patch saves diff
+   * against. Null when unknown (then the next save sends the whole document).
+   */
+  private acknowledged: { revision: number; data: unknown } | null;
 
   constructor(
     readonly workspaceId: string,
@@ -74,8 +85,11 @@ export class EditorSession implements InteractionHost {
     private readonly api: KomaApi,
     options: { restricted?: boolean } = {},
   ) {
+    // The stored bytes as the server holds them; decoding may repair its own input, so it gets a copy.
+    this.acknowledged = { revision: record.revision, data: structuredClone(record.data) };
     const decoded = decodeWorkspaceData(record.data);
     if (!decoded.ok) throw new Error(decoded.error.message);
+    this.repairs = decoded.repairs;
     this.type = record.type;
     this.name = record.name;
     this.revision = record.revision;
@@ -83,6 +97,8 @@ export class EditorSession implements InteractionHost {
     if (options.restricted) lockDefaultPanels(state);
     this.editor = new Editor(state);
     this.ui = new UiStore(initialUiState(decoded.value.lastPage));
+    // Undo, redo and saves from elsewhere can take away the open page or selected layers: the UI follows.
+    bindUiRepair(this.editor, this.ui);
     this.controller = new InteractionController(this);
     this.editor.onError((message) => this.ui.notify(message, 'error'));
     this.autosave = new Autosave(this.editor, (request) => this.save(request), {
@@ -103,6 +119,10 @@ export class EditorSession implements InteractionHost {
   activeRoot(): string {
     const page = this.editor.doc.pages[this.ui.state.activePage];
     return page ? page.rootId : this.editor.doc.rootId;
+  }
+
+  newBubble(): TextData {
+    return newBubbleForLocale();
   }
 
   view(): ViewTransform {
@@ -144,19 +164,22 @@ export class EditorSession implements InteractionHost {
     this.animator.animate(view, zoomAbout(view, centre, stepZoom(view.zoom, direction)), VIEW_EASE_ZOOM_MS);
   }
 
+  /** Opens a page (a new one too) with the whole page fitted in view. */
   openPage(index: number): void {
     if (index < 0 || index >= this.editor.doc.pages.length) return;
     this.controller.cancel();
+    this.animator.stop();
     this.ui.update({ activePage: index, selection: [], editingTextId: null });
     this.editor.setLastPage(index);
+    this.recenter(false);
   }
 
   /** Left/right arrows: refused while the image is processing. */
   cycleVariation(step: 1 | -1): void {
     const id = this.ui.state.selection[0];
     const node = id ? this.editor.doc.layers[id] : undefined;
-    if (node?.type !== 'IMAGE' || node.data.variations.length < 2) return;
-    if (this.ui.state.processing[node.id]) return;
+    if (node?.type !== 'IMAGE' || node.data.variations.length < 2) return this.ui.notify(refusalText('variations'));
+    if (this.ui.state.processing[node.id]) return this.ui.notify(refusalText('processing'));
     this.editor.execute(changeVariation, {
       id: node.id,
       index: cycledIndex(node.data.variationsIdx, node.data.variations.length, step),
@@ -170,6 +193,7 @@ export class EditorSession implements InteractionHost {
     recenter: () => this.recenter(),
     zoomStep: (d) => this.zoomStep(d),
     cycleVariation: (d) => this.cycleVariation(d),
+    refused: (reason, types) => this.ui.notify(refusalText(reason, types)),
   };
 
   keyDown(input: KeyInput): boolean {
@@ -183,13 +207,24 @@ export class EditorSession implements InteractionHost {
   private async save(request: SaveRequest): Promise<boolean | 'conflict'> {
     const data = encodeWorkspaceData(denormalize(this.editor.doc));
     const thumbnail = request.withThumbnail && this.thumbnail ? await this.thumbnail() : null;
+    const extra = thumbnail ? { thumbnail } : {};
     try {
-      const result = await this.api.workspace.save(this.workspaceId, {
-        data,
-        revision: this.revision,
-        ...(thumbnail ? { thumbnail } : {}),
-      });
+      const base = this.acknowledged?.revision === this.revision ? this.acknowledged : null;
+      const patch = base ? diffJson(base.data, data) : null;
+      let result: { revision: number; thumbnailUrls: string[] } | null = null;
+      // What changed, unless the change is about as big as the document (then the whole is cheaper to apply).
+      if (patch && JSON.stringify(patch).length < PATCH_LIMIT_BYTES) {
+        try {
+          result = await this.api.workspace.savePatch(this.workspaceId, { revision: this.revision, patch, ...extra });
+        } catch (error) {
+          // A patch the server could not apply means our base differs from its head: send the whole document
+          // once. A conflict is a conflict either way.
+          if (!isApiError(error) || error.status !== 400) throw error;
+        }
+      }
+      result ??= await this.api.workspace.save(this.workspaceId, { data, revision: this.revision, ...extra });
       this.revision = result.revision;
+      this.acknowledged = { revision: result.revision, data };
       if (this.type === 'COMIC') this.editor.setPageThumbnails(result.thumbnailUrls);
       return true;
     } catch (error) {
@@ -205,6 +240,7 @@ export class EditorSession implements InteractionHost {
     const version = this.editor.version;
     const result = await this.api.workspace.save(this.workspaceId, { data });
     this.revision = result.revision;
+    this.acknowledged = { revision: result.revision, data };
     this.editor.markSaved(version);
     this.autosave.resolveConflict();
   }
@@ -212,54 +248,16 @@ export class EditorSession implements InteractionHost {
   /** Resolves a save conflict by keeping this tab's work as a new workspace; returns its id. */
   async copyMine(): Promise<string> {
     const data = encodeWorkspaceData(denormalize(this.editor.doc));
+    // A copy gets its picture on the dashboard straight away, like any saved workspace.
+    const thumbnail = this.thumbnail ? await this.thumbnail() : null;
     const { id } = await this.api.workspace.create({
       name: i18n.t('editor.conflict.copyName', { name: this.name }),
       data,
       type: this.type,
+      ...(thumbnail ? { thumbnail } : {}),
     });
     this.editor.markSaved(this.editor.version);
     return id;
-  }
-
-  /** Uploads dropped files and places each image at the drop point; anything that is not an image is refused. */
-  async dropFiles(files: readonly File[], at: { x: number; y: number }): Promise<void> {
-    let offset = 0;
-    for (const file of files) {
-      // A layered file is imported layer by layer, not uploaded as one flat picture.
-      if (isPsdFile(file)) {
-        try {
-          const report = await importPsd(this, file, () => undefined);
-          this.ui.notify(describeImport(report), report.skipped.length > 0 ? 'error' : 'info');
-        } catch (error) {
-          this.ui.notify(error instanceof Error ? error.message : String(error), 'error');
-        }
-        continue;
-      }
-      if (!file.type.startsWith('image/')) {
-        this.ui.notify(i18n.t('editor.drop.notImage', { name: file.name }), 'error');
-        continue;
-      }
-      try {
-        const { base64, fileType, width, height } = await encodeForUpload(file);
-        const { id } = await this.api.images.upload(base64, fileType);
-        const scale = Math.min(1, DROP_MAX_SIDE / Math.max(width, height));
-        const size = { width: Math.round(width * scale), height: Math.round(height * scale) };
-        const result = this.editor.execute(addImage, {
-          parentId: this.activeRoot(),
-          transform: { x: at.x - size.width / 2 + offset, y: at.y - size.height / 2 + offset, size },
-          imageId: id,
-          name: file.name.slice(0, 255),
-        });
-        if (result.ok) {
-          // The layer remembers the file's own size so masks and crops work in its pixel space.
-          this.ui.update({ selection: [result.value] });
-        }
-        offset += 20;
-      } catch (error) {
-        console.error('Upload failed', error);
-        this.ui.notify(i18n.t('editor.drop.uploadFailed', { name: file.name }), 'error');
-      }
-    }
   }
 
   dispose(): void {
@@ -274,36 +272,4 @@ function lockDefaultPanels(state: DocState): void {
     const first = state.layers[page.rootId]?.children.map((id) => state.layers[id]).find((n) => n?.type === 'PANEL');
     if (first) first.locked = true;
   }
-}
-
-/** A dropped PNG is uploaded as png; anything else is re-encoded and uploaded as jpeg. */
-async function encodeForUpload(
-  file: File,
-): Promise<{ base64: string; fileType: 'png' | 'jpeg'; width: number; height: number }> {
-  const bitmap = await createImageBitmap(file);
-  const { width, height } = bitmap;
-  if (file.type === 'image/png') {
-    bitmap.close();
-    return { base64: await blobToBase64(file), fileType: 'png', width, height };
-  }
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('Unable to get canvas context');
-  context.fillStyle = '#fff';
-  context.fillRect(0, 0, width, height);
-  context.drawImage(bitmap, 0, 0);
-  bitmap.close();
-  const blob = await new Promise<Blob>((resolve, reject) =>
-    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('JPEG encoding failed'))), 'image/jpeg', 0.92),
-  );
-  return { base64: await blobToBase64(blob), fileType: 'jpeg', width, height };
-}
-
-async function blobToBase64(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
 }

@@ -1,13 +1,18 @@
 import { useRef, useState } from 'react';
 import { useSession } from '../session/context.ts';
 import { useT } from '../i18n/index.ts';
+import { PRINT_DPI, WEBTOON_SLICE_HEIGHT } from '@koma/editor';
 import { Dialog } from '../components/Dialog.tsx';
+import type { PageTone } from './tone-pages.ts';
 import './export.css';
 import { exportText, reasonText } from './i18n.ts';
 import type { EditorSession } from '../editor/session.ts';
 import {
+  exportPages,
+  exportPdf,
   exportPng,
   exportPsd,
+  exportWebtoon,
   importPsd,
   isPsdFile,
   serverPlan,
@@ -15,7 +20,13 @@ import {
   type ImportReport,
 } from './run.ts';
 
-type Format = 'png' | 'psd' | 'psdPages';
+type Format = 'png' | 'psd' | 'psdPages' | 'pngPages' | 'cbz' | 'pdf' | 'webtoon';
+/** Formats that take every page of a comic. */
+const CHAPTER_FORMATS = ['psdPages', 'pngPages', 'cbz', 'pdf', 'webtoon'] as const;
+/** Screentone rulings the dialog accepts (manga tones are 50–85 lpi) and its defaults. */
+const SCREEN = { lpi: 60, angle: 45, minLpi: 20, maxLpi: 150 } as const;
+/** Webtoon slice heights the dialog accepts: platforms take 1280 px (WEBTOON Canvas) up to a few thousand. */
+const SLICE_HEIGHT = { min: 400, max: 10_000, initial: WEBTOON_SLICE_HEIGHT } as const;
 
 /**
  * The Export button and its dialog: PNG or layered PSD of the open page (or every page as a zip of PSDs), PSD/PSB
@@ -29,10 +40,18 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const [plan, setPlan] = useState(user?.plan);
   const [format, setFormat] = useState<Format>('png');
   const [compression, setCompression] = useState(0);
+  const [sliceHeight, setSliceHeight] = useState(String(SLICE_HEIGHT.initial));
+  const [sliceType, setSliceType] = useState<'jpg' | 'png'>('jpg');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [cropMarks, setCropMarks] = useState(false);
+  const [tone, setTone] = useState<PageTone['kind']>('colour');
+  const [lpi, setLpi] = useState(String(SCREEN.lpi));
+  const [angle, setAngle] = useState(String(SCREEN.angle));
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const running = useRef<AbortController | null>(null);
   const busy = progress !== null;
   const comic = session.type === 'COMIC';
 
@@ -41,33 +60,73 @@ export function ExportMenu({ session }: { session: EditorSession }) {
     void serverPlan(user?.plan).then(setPlan);
   };
 
-  const run = async (task: () => Promise<void>) => {
+  const run = async (task: (signal: AbortSignal) => Promise<void>) => {
+    const controller = new AbortController();
+    running.current = controller;
     setError(null);
+    setNotice(null);
     setReport(null);
     setProgress({ stage: exportText('stage.starting'), done: 0, total: 1 });
     try {
-      await task();
+      await task(controller.signal);
     } catch (e) {
-      console.error('Export or import failed', e);
-      setError(e instanceof Error ? e.message : String(e));
+      if (controller.signal.aborted) setNotice(t('export.dialog.cancelled'));
+      else {
+        console.error('Export or import failed', e);
+        setError(e instanceof Error ? e.message : String(e));
+      }
     } finally {
+      running.current = null;
       setProgress(null);
     }
   };
 
-  const startExport = () =>
-    run(async () => {
+  const screenValid =
+    lpi.trim() !== '' &&
+    Number(lpi) >= SCREEN.minLpi &&
+    Number(lpi) <= SCREEN.maxLpi &&
+    angle.trim() !== '' &&
+    Number(angle) >= 0 &&
+    Number(angle) <= 90;
+  const sliceHeightValid =
+    /^\d+$/.test(sliceHeight) && Number(sliceHeight) >= SLICE_HEIGHT.min && Number(sliceHeight) <= SLICE_HEIGHT.max;
+  const startExport = () => {
+    if (format === 'webtoon' && !sliceHeightValid) {
+      setError(t('export.dialog.sliceHeightInvalid', { min: SLICE_HEIGHT.min, max: SLICE_HEIGHT.max }));
+      return;
+    }
+    if (format === 'pdf' && tone === 'screentone' && !screenValid) {
+      setError(t('export.dialog.screenInvalid', { minLpi: SCREEN.minLpi, maxLpi: SCREEN.maxLpi }));
+      return;
+    }
+    return run(async (signal) => {
       const plan = await serverPlan(user?.plan);
       setPlan(plan);
       if (format === 'png') await exportPng(session, plan, setProgress);
-      else
+      else if (format === 'pngPages' || format === 'cbz') await exportPages(session, plan, format, setProgress, signal);
+      else if (format === 'pdf') {
+        const pageTone: PageTone =
+          tone === 'screentone' ? { kind: tone, lpi: Number(lpi), angle: Number(angle) } : { kind: tone };
+        await exportPdf(session, plan, { cropMarks, tone: pageTone }, setProgress, signal);
+      } else if (format === 'webtoon') {
+        const { forced } = await exportWebtoon(
+          session,
+          plan,
+          { maxHeight: Number(sliceHeight), format: sliceType },
+          setProgress,
+          signal,
+        );
+        if (forced > 0) setNotice(t('export.dialog.forcedCuts', { count: forced }));
+      } else
         await exportPsd(
           session,
           plan,
           { scope: format === 'psdPages' ? 'allPages' : 'page', compression },
           setProgress,
+          signal,
         );
     });
+  };
 
   const startImport = (file: File) =>
     run(async () => {
@@ -104,19 +163,114 @@ export function ExportMenu({ session }: { session: EditorSession }) {
               />
               {t(comic ? 'export.dialog.psdPage' : 'export.dialog.psd')}
             </label>
-            {comic && session.editor.doc.pages.length > 1 && (
-              <label>
-                <input
-                  type="radio"
-                  name="export-format"
-                  data-testid="export-format-psdPages"
-                  checked={format === 'psdPages'}
-                  onChange={() => setFormat('psdPages')}
-                />
-                {t('export.dialog.psdPages')}
-              </label>
+            {comic &&
+              CHAPTER_FORMATS.map((f) => (
+                <label key={f}>
+                  <input
+                    type="radio"
+                    name="export-format"
+                    data-testid={`export-format-${f}`}
+                    checked={format === f}
+                    onChange={() => setFormat(f)}
+                  />
+                  {t(`export.dialog.${f}`, { dpi: PRINT_DPI })}
+                </label>
+              ))}
+            {format === 'pdf' && (
+              <div className="export-dialog__row">
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={cropMarks}
+                    data-testid="export-crop-marks"
+                    onChange={(e) => setCropMarks(e.target.checked)}
+                  />
+                  {t('export.dialog.cropMarks')}
+                </label>
+                <label>
+                  {t('export.dialog.tone')}{' '}
+                  <select
+                    value={tone}
+                    data-testid="export-tone"
+                    onChange={(e) => {
+                      setTone(e.target.value as PageTone['kind']);
+                      setError(null);
+                    }}
+                  >
+                    <option value="colour">{t('export.dialog.toneColour')}</option>
+                    <option value="grey">{t('export.dialog.toneGrey')}</option>
+                    <option value="screentone">{t('export.dialog.toneScreentone')}</option>
+                  </select>
+                </label>
+                {tone === 'screentone' && (
+                  <>
+                    <label>
+                      {t('export.dialog.lpi')}{' '}
+                      <input
+                        type="number"
+                        min={SCREEN.minLpi}
+                        max={SCREEN.maxLpi}
+                        value={lpi}
+                        aria-invalid={!screenValid}
+                        data-testid="export-lpi"
+                        onChange={(e) => {
+                          setLpi(e.target.value);
+                          setError(null);
+                        }}
+                      />
+                    </label>
+                    <label>
+                      {t('export.dialog.angle')}{' '}
+                      <input
+                        type="number"
+                        min={0}
+                        max={90}
+                        value={angle}
+                        aria-invalid={!screenValid}
+                        data-testid="export-angle"
+                        onChange={(e) => {
+                          setAngle(e.target.value);
+                          setError(null);
+                        }}
+                      />
+                    </label>
+                  </>
+                )}
+              </div>
             )}
-            {format !== 'png' && (
+            {format === 'webtoon' && (
+              <div className="export-dialog__row">
+                <label>
+                  {t('export.dialog.sliceHeight')}{' '}
+                  <input
+                    type="number"
+                    inputMode="numeric"
+                    min={SLICE_HEIGHT.min}
+                    max={SLICE_HEIGHT.max}
+                    step={10}
+                    value={sliceHeight}
+                    aria-invalid={!sliceHeightValid}
+                    data-testid="export-slice-height"
+                    onChange={(e) => {
+                      setSliceHeight(e.target.value);
+                      setError(null);
+                    }}
+                  />
+                </label>{' '}
+                <label>
+                  {t('export.dialog.sliceType')}{' '}
+                  <select
+                    value={sliceType}
+                    data-testid="export-slice-type"
+                    onChange={(e) => setSliceType(e.target.value === 'png' ? 'png' : 'jpg')}
+                  >
+                    <option value="jpg">JPEG</option>
+                    <option value="png">PNG</option>
+                  </select>
+                </label>
+              </div>
+            )}
+            {(format === 'psd' || format === 'psdPages') && (
               <label>
                 {t('export.dialog.compression')}{' '}
                 <select
@@ -171,7 +325,20 @@ export function ExportMenu({ session }: { session: EditorSession }) {
             <div className="export-dialog__progress" role="status" data-testid="export-progress">
               <progress value={progress.done} max={Math.max(1, progress.total)} />
               <span>{progress.stage}</span>
+              <button
+                type="button"
+                className="button button--small"
+                data-testid="export-cancel"
+                onClick={() => running.current?.abort(new DOMException('Export cancelled', 'AbortError'))}
+              >
+                {t('export.dialog.cancel')}
+              </button>
             </div>
+          )}
+          {notice && (
+            <p className="export-dialog__note" role="status" data-testid="export-notice">
+              {notice}
+            </p>
           )}
           {error && (
             <p className="export-dialog__error" role="alert" data-testid="export-error">

@@ -1,5 +1,6 @@
-import type { ImportNote, PagePlan, Plan, Raster } from '@koma/editor';
+import type { ImportNote, PagePlan, PdfOptions, Plan, Raster, Span, StackedPage } from '@koma/editor';
 import type { ExportKey, StageText } from './i18n.ts';
+import type { PageTone } from './tone-pages.ts';
 
 /** One page for the worker: its plan and the pixels the main thread drew for it, by plan key. */
 export interface PageJob {
@@ -10,9 +11,28 @@ export interface PageJob {
 
 export type WorkerRequest =
   | { type: 'psd'; pages: PageJob[]; plan: Plan; compression: number; zipName: string | null }
-  | { type: 'zip'; files: { name: string; bytes: Uint8Array }[]; zipName: string }
+  | { type: 'zip'; files: { name: string; bytes: Uint8Array }[]; zipName: string; mime?: string }
   | { type: 'png'; page: PageJob; plan: Plan }
-  | { type: 'read'; bytes: Uint8Array };
+  | { type: 'read'; bytes: Uint8Array }
+  /** Encoded page images (PNG) in reading order, into one PDF. */
+  | {
+      type: 'pdf';
+      pages: { bytes: Uint8Array; width: number; height: number }[];
+      options: PdfOptions;
+      tone: PageTone;
+      fileName: string;
+    }
+  /** Encoded page images stacked as `stacked` says, redrawn `width` wide and cut into `slices`. */
+  | {
+      type: 'webtoon';
+      pages: Uint8Array[];
+      stacked: StackedPage[];
+      slices: Span[];
+      width: number;
+      format: 'jpg' | 'png';
+      base: string;
+      zipName: string;
+    };
 
 export interface ImportedLayerMessage {
   name: string;

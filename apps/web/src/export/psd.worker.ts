@@ -1,17 +1,23 @@
 /// <reference lib="webworker" />
+// Before anything builds a schema: no eval under the Content-Security-Policy.
+import '@koma/domain/zod-jitless';
 import {
   ExportError,
   ImportError,
   attachThumbnail,
+  buildChapterPdf,
   buildPsd,
   psdExtension,
   readPsdForImport,
+  sliceFileName,
   thumbnailPixels,
   writePsdBytes,
   zipFiles,
   type Raster,
 } from '@koma/editor';
 import type { StageText } from './i18n.ts';
+import { tonePage } from './tone-pages.ts';
+import { drawSlices } from './webtoon-slices.ts';
 import { transfers, type PageJob, type WordedText, type WorkerReply, type WorkerRequest } from './protocol.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -59,9 +65,37 @@ async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'zip') {
     reply({ type: 'progress', done: 0, total: 1, stage: { key: 'packingZip' } });
     const zip = zipFiles(request.files);
+    reply({ type: 'file', bytes: zip, fileName: request.zipName, mime: request.mime ?? 'application/zip' }, [
+      zip.buffer as ArrayBuffer,
+    ]);
+    return;
+  }
+  if (request.type === 'webtoon') {
+    const total = request.slices.length + 1;
+    const files = await drawSlices(request, (index) => {
+      const file = sliceFileName(request.base, index, request.slices.length, request.format);
+      reply({ type: 'progress', done: index, total, stage: { key: 'slicing', file } });
+      return file;
+    });
+    reply({ type: 'progress', done: total - 1, total, stage: { key: 'packingZip' } });
+    const zip = zipFiles(files);
     reply({ type: 'file', bytes: zip, fileName: request.zipName, mime: 'application/zip' }, [
       zip.buffer as ArrayBuffer,
     ]);
+    return;
+  }
+  if (request.type === 'pdf') {
+    const total = request.pages.length + 1;
+    const pages = [];
+    for (const [index, page] of request.pages.entries()) {
+      if (request.tone.kind !== 'colour') {
+        reply({ type: 'progress', done: index, total, stage: { key: 'toning', file: String(index + 1) } });
+      }
+      pages.push({ ...page, bytes: await tonePage(page.bytes, request.tone), kind: 'png' as const });
+    }
+    reply({ type: 'progress', done: total - 1, total, stage: { key: 'writingPdf' } });
+    const bytes = await buildChapterPdf(pages, request.options);
+    reply({ type: 'file', bytes, fileName: request.fileName, mime: 'application/pdf' }, [bytes.buffer as ArrayBuffer]);
     return;
   }
   if (request.type === 'png') {

@@ -1,38 +1,10 @@
 import Konva from 'konva';
-import {
-  ExportError,
-  rastersToDraw,
-  type DocState,
-  type LayerNode,
-  type PagePlan,
-  type Raster,
-  type UiState,
-} from '@koma/editor';
+import { ExportError, rastersToDraw, type DocState, type PagePlan, type Raster, type UiState } from '@koma/editor';
 import type { ImageStore } from '../canvas/images.ts';
-import type { LayerAdapter, RenderContext } from '../canvas/adapters/types.ts';
-import { fillAdapter, poseAdapter, sketchAdapter } from '../canvas/adapters/shapes.ts';
-import { textAdapter } from '../canvas/adapters/text.ts';
+import type { RenderContext } from '../canvas/adapters/types.ts';
+import { adapterOf } from '../canvas/adapters/registry.ts';
+import { placeBody } from '../canvas/common.ts';
 import { exportText } from './i18n.ts';
-
-const ADAPTERS: Partial<Record<LayerNode['type'], LayerAdapter>> = {
-  TEXT: textAdapter,
-  POSE: poseAdapter,
-  SKETCH: sketchAdapter,
-  FILL: fillAdapter,
-};
-
-/**
- * The layer as drawn for one part of a text: the glyphs alone (background and border made transparent, so the text
- * keeps the place its bubble gives it) or the background alone (no text).
- */
-function textPart(layer: LayerNode, role: string): LayerNode {
-  if (layer.type !== 'TEXT') return layer;
-  if (role === 'text') {
-    return { ...layer, data: { ...layer.data, backgroundColor: '#00000000', backgroundStrokeColor: '#00000000' } };
-  }
-  if (role === 'textBackground') return { ...layer, data: { ...layer.data, text: '' } };
-  return layer;
-}
 
 /**
  * Draws each raster a plan asks for with the canvas adapters on an offscreen Konva stage, at the plan's scale, and
@@ -74,16 +46,13 @@ export async function rasterizePlan(
         scaleY: plan.scaleY,
         listening: false,
       });
-      const body = new Konva.Group({ x: layer.transform.x, y: layer.transform.y, listening: false });
+      const body = new Konva.Group({ listening: false });
+      placeBody(body, layer);
       page.add(body);
       konvaLayer.add(page);
-      if (layer.type === 'IMAGE') {
-        const variation = layer.data.variations[layer.data.variationsIdx];
-        const image = variation ? images.get(variation.id) : null;
-        if (image) body.add(new Konva.Image({ image, ...layer.transform.size, listening: false }));
-      } else {
-        ADAPTERS[layer.type]?.build(body, textPart(layer, node.role), ctx);
-      }
+      const adapter = adapterOf(layer);
+      if (adapter.picture) adapter.picture(body, layer, ctx, { for: 'export', role: node.role });
+      else adapter.build(body, layer, ctx);
       const canvas = konvaLayer.toCanvas({ x: 0, y: 0, width, height, pixelRatio: 1 });
       const context = canvas.getContext('2d');
       if (!context) throw new ExportError(exportText('error.noPixelsBack'));

@@ -1,7 +1,14 @@
 import { DOWNLOAD_URL_RELEASE_MS } from '@koma/domain';
 import {
+  CBZ_MIME,
   ExportError,
   addImage,
+  WEBTOON_WIDTH,
+  cbzEntries,
+  pageObstacles,
+  sliceStrip,
+  stackPages,
+  stripObstacles,
   defineCommand,
   planPage,
   safeFileName,
@@ -19,6 +26,7 @@ import { exportText, reasonText, stageText } from './i18n.ts';
 import { rasterizePlan } from './rasterize.ts';
 import { planImageIds, waitForImages } from './wait.ts';
 import { transfers, type PageJob, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import type { PageTone } from './tone-pages.ts';
 
 export interface ExportProgress {
   /** What is happening, in the user's language. */
@@ -51,10 +59,27 @@ export function downloadBytes(bytes: Uint8Array, fileName: string, mime: string)
   window.setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_RELEASE_MS);
 }
 
-/** Runs one request in a fresh module worker and resolves with its final reply. */
-function runWorker(request: WorkerRequest, transfer: Transferable[], onProgress: ProgressFn): Promise<WorkerReply> {
+/**
+ * Runs one request in a fresh module worker and resolves with its final reply. Aborting the signal stops the worker
+ * at once (whatever it was encoding) and rejects with the signal's reason.
+ */
+function runWorker(
+  request: WorkerRequest,
+  transfer: Transferable[],
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<WorkerReply> {
+  signal?.throwIfAborted();
   const worker = new Worker(new URL('./psd.worker.ts', import.meta.url), { type: 'module' });
   return new Promise<WorkerReply>((resolve, reject) => {
+    signal?.addEventListener(
+      'abort',
+      () => {
+        worker.terminate();
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
     worker.onmessage = (event: MessageEvent<WorkerReply>) => {
       const reply = event.data;
       if (reply.type === 'progress') {
@@ -146,6 +171,140 @@ export async function exportPng(session: EditorSession, plan: Plan, onProgress: 
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
+interface EncodedPage {
+  bytes: Uint8Array;
+  fileName: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Every page of the comic as a full-resolution PNG (watermarked for free plans, as a single PNG is), drawn and encoded
+ * one at a time, so only one page's pixels are in memory at once; the encoded pages are what is kept.
+ */
+async function encodePages(
+  session: EditorSession,
+  plan: Plan,
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<EncodedPage[]> {
+  const plans = pagePlans(session, 'allPages', true);
+  const images = new ImageStore();
+  const pages: EncodedPage[] = [];
+  for (const [i, pagePlan] of plans.entries()) {
+    signal?.throwIfAborted();
+    const onPage: ProgressFn = (p) =>
+      onProgress({ ...p, stage: exportText('stage.onPage', { page: i + 1, pages: plans.length, stage: p.stage }) });
+    const [job] = await rasterizeAll(session, [pagePlan], images, onPage);
+    const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onPage, signal);
+    if (reply.type !== 'file') throw new ExportError(exportText('error.unexpectedReply'));
+    pages.push({ bytes: reply.bytes, fileName: reply.fileName, width: pagePlan.width, height: pagePlan.height });
+  }
+  return pages;
+}
+
+/** Every page as PNG, in a plain zip or in a CBZ with ComicInfo.xml for comic readers. */
+export async function exportPages(
+  session: EditorSession,
+  plan: Plan,
+  format: 'pngPages' | 'cbz',
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<void> {
+  const pages = await encodePages(session, plan, onProgress, signal);
+  const base = safeFileName(session.name || 'koma');
+  const readingOrder = session.editor.doc.comicConfiguration.readingOrder;
+  const entries =
+    format === 'cbz'
+      ? cbzEntries(
+          { title: session.name || 'Koma', readingOrder },
+          pages.map((p) => ({ ...p, extension: 'png' })),
+        )
+      : pages.map((p) => ({ name: p.fileName, bytes: p.bytes }));
+  const reply = await runWorker(
+    {
+      type: 'zip',
+      files: entries,
+      zipName: `${base}.${format === 'cbz' ? 'cbz' : 'zip'}`,
+      ...(format === 'cbz' ? { mime: CBZ_MIME } : {}),
+    },
+    entries.map((f) => f.bytes.buffer as ArrayBuffer),
+    onProgress,
+    signal,
+  );
+  if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+}
+
+/** Every page in one PDF: page boxes set, a right-to-left book marked so for viewers, crop marks on request. */
+export async function exportPdf(
+  session: EditorSession,
+  plan: Plan,
+  options: { cropMarks: boolean; tone: PageTone },
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<void> {
+  const pages = await encodePages(session, plan, onProgress, signal);
+  const base = safeFileName(session.name || 'koma');
+  const reply = await runWorker(
+    {
+      type: 'pdf',
+      pages: pages.map(({ bytes, width, height }) => ({ bytes, width, height })),
+      options: {
+        title: session.name || 'Koma',
+        readingOrder: session.editor.doc.comicConfiguration.readingOrder,
+        cropMarks: options.cropMarks,
+      },
+      tone: options.tone,
+      fileName: `${base}.pdf`,
+    },
+    pages.map((p) => p.bytes.buffer as ArrayBuffer),
+    onProgress,
+    signal,
+  );
+  if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+}
+
+/**
+ * The chapter as a webtoon: pages stacked at 800 px wide and cut into numbered slices of at most `maxHeight`, cuts in
+ * gutters and margins where one is within reach. Resolves with the number of cuts that had to cross a panel or
+ * bubble.
+ */
+export async function exportWebtoon(
+  session: EditorSession,
+  plan: Plan,
+  options: { maxHeight: number; format: 'jpg' | 'png' },
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<{ forced: number }> {
+  const pages = await encodePages(session, plan, onProgress, signal);
+  const doc = session.editor.doc;
+  const stacked = stackPages(pages);
+  const obstacles = stripObstacles(
+    doc.pages.map((p) => pageObstacles(doc, p.rootId)),
+    stacked,
+  );
+  const last = stacked.at(-1);
+  const { slices, forced } = sliceStrip(last ? last.top + last.height : 0, options.maxHeight, obstacles);
+  const base = safeFileName(session.name || 'koma');
+  const reply = await runWorker(
+    {
+      type: 'webtoon',
+      pages: pages.map((p) => p.bytes),
+      stacked,
+      slices,
+      width: WEBTOON_WIDTH,
+      format: options.format,
+      base,
+      zipName: `${base} - webtoon.zip`,
+    },
+    pages.map((p) => p.bytes.buffer as ArrayBuffer),
+    onProgress,
+    signal,
+  );
+  if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+  return { forced };
+}
+
 /**
  * A layered PSD of the open page, or one PSD per page in a zip; written off the main thread. Pages go to the worker
  * one at a time, so only one page's layer pixels are in memory at once.
@@ -155,11 +314,13 @@ export async function exportPsd(
   plan: Plan,
   options: { scope: ExportScope; compression: number },
   onProgress: ProgressFn,
+  signal?: AbortSignal,
 ): Promise<void> {
   const plans = pagePlans(session, options.scope, false);
   const images = new ImageStore();
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const [i, pagePlan] of plans.entries()) {
+    signal?.throwIfAborted();
     const [job] = await rasterizeAll(session, [pagePlan], images, (p) =>
       onProgress(
         plans.length > 1
@@ -174,7 +335,7 @@ export async function exportPsd(
       compression: options.compression,
       zipName: null,
     };
-    const reply = await runWorker(request, transfers(pixelsOf([job!])), onProgress);
+    const reply = await runWorker(request, transfers(pixelsOf([job!])), onProgress, signal);
     if (reply.type === 'file') files.push({ name: reply.fileName, bytes: reply.bytes });
   }
   if (files.length === 1) {
@@ -186,6 +347,7 @@ export async function exportPsd(
     { type: 'zip', files, zipName },
     files.map((f) => f.bytes.buffer as ArrayBuffer),
     onProgress,
+    signal,
   );
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }

@@ -8,7 +8,11 @@ import { paths } from '../router/routes.ts';
 import { creditTotal, useSession } from '../session/context.ts';
 import { GenerationController } from './controller.ts';
 import { useDialog } from './hooks.ts';
+import { secondsLeft } from './processing.ts';
+import { BuiltinBadges, SelectedFaces } from './CanvasOverlays.tsx';
+import { ResultsTray } from './ResultsTray.tsx';
 import './i18n.ts';
+import './i18n-jobs.ts';
 import './generation.css';
 
 /**
@@ -36,8 +40,24 @@ export function useGenerationController(session: EditorSession): GenerationContr
   return controller;
 }
 
-/** Live processing over the canvas: queue position, progress with the time left, and the preview in place. */
+/**
+ * What generation shows over the canvas: live processing on each layer, the preview-engine badges, the outlines
+ * of the selected image's faces and the results tray. The queue sits in the editor's bottom dock with the toasts
+ * (EditorLayout), so neither can cover the other.
+ */
 export function ProcessingOverlay({ session }: { session: EditorSession }) {
+  return (
+    <>
+      <ProcessingBoxes session={session} />
+      <BuiltinBadges session={session} />
+      <SelectedFaces session={session} />
+      <ResultsTray session={session} />
+    </>
+  );
+}
+
+/** Live processing over the canvas: queue position, progress with the time left, and the preview in place. */
+function ProcessingBoxes({ session }: { session: EditorSession }) {
   const t = useT();
   const processing = useUi(session, (s) => s.processing);
   const doc = useDoc(session);
@@ -63,10 +83,7 @@ export function ProcessingOverlay({ session }: { session: EditorSession }) {
           height: t0.size.height * view.zoom,
         };
         const percent = Math.round((state.progress ?? 0) * 100);
-        const left =
-          state.startedAt !== undefined && state.estimateMs !== undefined
-            ? Math.max(0, Math.ceil((state.startedAt + state.estimateMs - now) / 1000))
-            : null;
+        const left = secondsLeft(state, now);
         const label =
           state.status === 'IN_QUEUE'
             ? state.queuePosition !== undefined
@@ -115,6 +132,8 @@ export function PlanDialogs({ session, controller }: { session: EditorSession; c
     navigate(paths.editor(session.workspaceId), { replace: true });
   };
   const credits = dialog === 'credits';
+  const cost = controller.dialogCost;
+  const link = credits ? controller.config.value?.links.credits : controller.config.value?.links.subscription;
   return (
     <Dialog
       title={t(credits ? 'generation.dialogs.creditsTitle' : 'generation.dialogs.subscriptionTitle')}
@@ -131,8 +150,23 @@ export function PlanDialogs({ session, controller }: { session: EditorSession; c
                   : 'generation.dialogs.subscriptionBody',
               )}
         </p>
+        {cost !== null && (
+          <p className="dialog__text" data-testid="plan-cost">
+            {t('generation.plans.cost', { credits: cost, balance: creditTotal(account) ?? 0 })}
+          </p>
+        )}
+        {!link && (
+          <p className="dialog__text" data-testid="plan-ask-admin">
+            {t('generation.plans.askAdmin')}
+          </p>
+        )}
         <div className="dialog__actions">
-          <button type="button" className="button button--primary" onClick={close} autoFocus>
+          {link && (
+            <a className="button button--primary" href={link} target="_blank" rel="noreferrer" data-testid="plan-link">
+              {t(credits ? 'generation.plans.buyCredits' : 'generation.plans.subscribe')}
+            </a>
+          )}
+          <button type="button" className={`button${link ? '' : ' button--primary'}`} onClick={close} autoFocus>
             {t('generation.dialogs.back')}
           </button>
         </div>

@@ -1,12 +1,20 @@
 import { useState } from 'react';
-import { EDIT_MODELS, costOf, findModelById, type EditModelId } from '@koma/domain';
+import { EDIT_MODELS, type EditModelId } from '@koma/domain';
 import type { LayerNode } from '@koma/editor';
 import { useUi } from '../editor/hooks.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
 import { useController, useSettings } from './hooks.ts';
-import { maskBounds } from './mask.ts';
+import type { GenerationController } from './controller.ts';
+import { edit, editPayload } from './operations/edit.ts';
+import { enhanceFace, enhanceQuote } from './operations/faces.ts';
+import { outpaintQuote } from './operations/outpaint.ts';
+import { generateFromPoseOrSketch } from './operations/txt2img.ts';
+import { LAYER_BUTTONS } from './operations/registry.ts';
+import { switchVariation } from './variation-switch.ts';
+import { InpaintForm } from './InpaintForm.tsx';
 import { OutpaintForm } from './OutpaintForm.tsx';
+import { RecipeView } from './RecipeView.tsx';
 import { VideoClips, VideoForm } from './VideoPanel.tsx';
 import './i18n.ts';
 import './generation.css';
@@ -27,7 +35,7 @@ export function ImageOperations({ session, node }: { session: EditorSession; nod
           className="button"
           disabled={empty}
           data-testid="generate-from-control"
-          onClick={() => controller.generateFromPoseOrSketch()}
+          onClick={() => generateFromPoseOrSketch(controller)}
         >
           {t(node.type === 'POSE' ? 'generation.ops.fromPose' : 'generation.ops.fromSketch')}
         </button>
@@ -50,21 +58,17 @@ function ImageLayerOperations({
 }) {
   const t = useT();
   const controller = useController(session);
-  const settings = useSettings(controller);
-  const [instruction, setInstruction] = useState('');
-  const [editModel, setEditModel] = useState<EditModelId>(settings.editModel);
-  const [form, setForm] = useState<'outpaint' | 'video' | null>(null);
-  const toggle = (which: 'outpaint' | 'video') => setForm((open) => (open === which ? null : which));
+  const [form, setForm] = useState<string | null>(null);
   const variation = node.data.variations[node.data.variationsIdx];
   const busyRow = busy && (
     <div className="button-row">
       <span className="muted small">{t('generation.ops.busy')}</span>
-      {controller.hasJob(node.id) && (
+      {controller.jobs.hasJob(node.id) && (
         <button
           type="button"
           className="button button--small"
           data-testid="op-cancel"
-          onClick={() => void controller.cancel(node.id)}
+          onClick={() => void controller.jobs.cancel(node.id)}
         >
           {t('common.cancel')}
         </button>
@@ -79,21 +83,8 @@ function ImageLayerOperations({
       </div>
     ) : null;
   }
-  const faces = node.data.faceStore[variation.id] ?? [];
-  const hasMask = maskBounds(node.data.maskParams.mask) !== null;
   const label = (key: string, credits: number | null) =>
     credits === null ? t(key) : t('generation.ops.withCost', { label: t(key), credits });
-  const modelType = findModelById(settings.diffusion.model)?.modelType ?? 'sdxl';
-  const safeCost = (f: () => number): number | null => {
-    try {
-      return f();
-    } catch {
-      return null;
-    }
-  };
-  const inpaintQuote = hasMask ? controller.quoteOf('inpaint', controller.inpaintPayload(node.id)) : null;
-  const editPayload = controller.editPayload(node.id, instruction || 'x', editModel);
-  const outpaintCost = safeCost(() => costOf({ kind: 'outpaint', modelType, numImages: 1 }));
   return (
     <div className="gen-ops" data-testid="image-operations" aria-busy={busy}>
       {node.data.variations.length > 1 && (
@@ -104,7 +95,7 @@ function ImageLayerOperations({
             disabled={busy}
             aria-label={t('generation.ops.previous')}
             data-testid="variation-prev"
-            onClick={() => void controller.switchVariation(node.id, -1)}
+            onClick={() => void switchVariation(session, node.id, -1)}
           >
             ←
           </button>
@@ -117,156 +108,112 @@ function ImageLayerOperations({
             disabled={busy}
             aria-label={t('generation.ops.next')}
             data-testid="variation-next"
-            onClick={() => void controller.switchVariation(node.id, 1)}
+            onClick={() => void switchVariation(session, node.id, 1)}
           >
             →
           </button>
         </div>
       )}
       {busyRow}
+      <RecipeView session={session} node={node} />
       <div className="button-row">
-        {node.data.params && (
-          <button
-            type="button"
-            className="button button--small"
-            disabled={busy}
-            data-testid="op-regenerate"
-            onClick={() => void controller.regenerate(node.id)}
-          >
-            {t('generation.ops.regenerate')}
-          </button>
-        )}
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          data-testid="op-variations"
-          onClick={() => void controller.variations(node.id)}
-        >
-          {label('generation.ops.variations', controller.quoteOf('img2img', controller.variationsPayload(node.id)))}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy || settings.diffusion.prompt.trim() === ''}
-          data-testid="op-img2img"
-          onClick={() => void controller.img2img(node.id)}
-        >
-          {t('generation.ops.img2img')}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          data-testid="op-refine"
-          onClick={() => void controller.refine(node.id)}
-        >
-          {label('generation.ops.refine', controller.quoteOf('refine', controller.refinePayload(node.id)))}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy || !hasMask}
-          title={hasMask ? undefined : t('generation.ops.inpaintHint')}
-          data-testid="op-inpaint"
-          onClick={() => void controller.inpaint(node.id)}
-        >
-          {label('generation.ops.inpaint', inpaintQuote)}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          aria-expanded={form === 'outpaint'}
-          data-testid="op-outpaint"
-          onClick={() => toggle('outpaint')}
-        >
-          {label('generation.ops.outpaint', outpaintCost)}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          data-testid="op-upscale"
-          onClick={() => void controller.upscale(node.id)}
-        >
-          {label('generation.ops.upscale', controller.quoteOf('upscale', { image: variation.id }))}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          data-testid="op-background"
-          onClick={() => void controller.removeBackground(node.id)}
-        >
-          {label('generation.ops.background', controller.quoteOf('background', { image: variation.id }))}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          data-testid="op-detect-faces"
-          onClick={() => void controller.detectFaces(node.id)}
-        >
-          {t('generation.ops.detectFaces')}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          data-testid="op-estimate-pose"
-          onClick={() => controller.estimatePose()}
-        >
-          {t('generation.ops.estimatePose')}
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          disabled={busy}
-          aria-expanded={form === 'video'}
-          data-testid="op-video"
-          onClick={() => toggle('video')}
-        >
-          {t('generation.ops.toVideo')}
-        </button>
-      </div>
-      {form === 'outpaint' && (
-        <OutpaintForm session={session} node={node} busy={busy} credits={outpaintCost} onSent={() => setForm(null)} />
-      )}
-      {form === 'video' && <VideoForm session={session} node={node} busy={busy} onSent={() => setForm(null)} />}
-      {faces.length === 0 && node.data.faceStore[variation.id] !== undefined && (
-        <div className="button-row" data-testid="faces">
-          {/* Detection ran and found nothing: enhancing says so (editor.md §5). */}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={busy}
-            data-testid="op-enhance-face-0"
-            onClick={() => void controller.enhanceFace(node.id, 0)}
-          >
-            {t('generation.ops.enhanceFace', { n: 1 })}
-          </button>
-        </div>
-      )}
-      {faces.length > 0 && (
-        <div className="button-row" data-testid="faces">
-          {faces.map((_, i) => (
+        {LAYER_BUTTONS.filter((b) => b.shown?.(node) ?? true).map((b) => {
+          const ready = b.ready?.(controller, node) ?? true;
+          const toggles = 'form' in b.action ? b.action.form : null;
+          return (
             <button
-              key={i}
+              key={b.testId}
               type="button"
               className="button button--small"
-              disabled={busy}
-              data-testid={`op-enhance-face-${i}`}
-              onClick={() => void controller.enhanceFace(node.id, i)}
+              disabled={busy || !ready}
+              title={!ready && b.hint ? t(b.hint) : undefined}
+              aria-expanded={toggles ? form === toggles : undefined}
+              data-testid={b.testId}
+              onClick={() => {
+                if ('form' in b.action) setForm((open) => (open === toggles ? null : toggles));
+                else b.action.start(controller, node);
+              }}
             >
-              {t('generation.ops.withCost', {
-                label: t('generation.ops.enhanceFace', { n: i + 1 }),
-                credits: safeCost(() => costOf({ kind: 'face_enhance', modelType })) ?? '?',
-              })}
+              {label(b.label, b.credits?.(controller, node) ?? null)}
             </button>
-          ))}
-        </div>
+          );
+        })}
+      </div>
+      {form === 'outpaint' && (
+        <OutpaintForm
+          session={session}
+          node={node}
+          busy={busy}
+          credits={outpaintQuote(controller, node.id)}
+          onSent={() => setForm(null)}
+        />
       )}
+      {form === 'video' && <VideoForm session={session} node={node} busy={busy} onSent={() => setForm(null)} />}
+      {form === 'inpaint' && <InpaintForm session={session} node={node} busy={busy} onSent={() => setForm(null)} />}
+      <FaceButtons controller={controller} node={node} variationId={variation.id} busy={busy} />
+      <EditSection controller={controller} node={node} busy={busy} />
+      <VideoClips session={session} node={node} />
+    </div>
+  );
+}
+
+/** One Enhance button per face found in the shown variation (numbered as their outlines on the canvas). */
+function FaceButtons(props: {
+  controller: GenerationController;
+  node: LayerNode<'IMAGE'>;
+  variationId: string;
+  busy: boolean;
+}) {
+  const t = useT();
+  const { controller, node, variationId, busy } = props;
+  const found = node.data.faceStore[variationId];
+  if (found === undefined) return null;
+  if (found.length === 0) {
+    return (
+      <p className="muted small" data-testid="faces-none">
+        {t('generation.facesFound.none')}
+      </p>
+    );
+  }
+  return (
+    <div className="button-row" data-testid="faces">
+      {found.map((_, i) => (
+        <button
+          key={i}
+          type="button"
+          className="button button--small"
+          disabled={busy}
+          data-testid={`op-enhance-face-${i}`}
+          onClick={() => void enhanceFace(controller, node.id, i)}
+        >
+          {t('generation.ops.withCost', {
+            label: t('generation.ops.enhanceFace', { n: i + 1 }),
+            credits: enhanceQuote(controller, node.id) ?? '?',
+          })}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Edit by instruction: the instruction, the edit model (with its price) and the button. */
+function EditSection({
+  controller,
+  node,
+  busy,
+}: {
+  controller: GenerationController;
+  node: LayerNode<'IMAGE'>;
+  busy: boolean;
+}) {
+  const t = useT();
+  const [instruction, setInstruction] = useState('');
+  const [editModel, setEditModel] = useState<EditModelId>(controller.settings.state.editModel);
+  const payload = editPayload(controller, node.id, instruction || 'x', editModel);
+  const credits = controller.quote('edit', payload);
+  const label = t('generation.ops.edit');
+  return (
+    <>
       <label className="field">
         <span>{t('generation.ops.editPrompt')}</span>
         <input value={instruction} data-testid="edit-instruction" onChange={(e) => setInstruction(e.target.value)} />
@@ -293,12 +240,11 @@ function ImageLayerOperations({
           className="button button--small"
           disabled={busy || instruction.trim() === ''}
           data-testid="op-edit"
-          onClick={() => void controller.edit(node.id, instruction, editModel)}
+          onClick={() => void edit(controller, node.id, instruction, editModel)}
         >
-          {label('generation.ops.edit', controller.quoteOf('edit', editPayload))}
+          {credits === null ? label : t('generation.ops.withCost', { label, credits })}
         </button>
       </div>
-      <VideoClips session={session} node={node} />
-    </div>
+    </>
   );
 }

@@ -13,6 +13,7 @@ import type { LayerNode } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
 import { useController } from './hooks.ts';
+import { outpaint } from './operations/outpaint.ts';
 import './i18n.ts';
 import './video.css';
 
@@ -66,7 +67,7 @@ export function OutpaintForm({
         data-testid="outpaint-run"
         onClick={() => {
           onSent();
-          void controller.outpaint(node.id, padding);
+          void outpaint(controller, node.id, padding);
         }}
       >
         {credits === null ? label : t('generation.ops.withCost', { label, credits })}

@@ -5,6 +5,7 @@ import { useDoc } from '../editor/hooks.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
 import { useController, useSettings } from './hooks.ts';
+import { imageToVideo, videoPayload } from './operations/video.ts';
 import { durationFor, playsAsVideo, videoUrl } from './video.ts';
 import './i18n.ts';
 import './video.css';
@@ -39,7 +40,7 @@ export function VideoForm({
   );
   const end = model.supports_end_frame && ends.some((l) => l.id === endLayerId) ? endLayerId : null;
   const choice = { model: model.id, duration: seconds, prompt, endLayerId: end };
-  const credits = controller.quoteOf('video', controller.videoPayload(node.id, choice));
+  const credits = controller.quote('video', videoPayload(controller, node.id, choice));
   return (
     <div className="gen-video-form" data-testid="video-form">
       <strong className="small">{t('generation.video.title')}</strong>
@@ -87,7 +88,7 @@ export function VideoForm({
         data-testid="video-run"
         onClick={() => {
           onSent();
-          void controller.imageToVideo(node.id, choice);
+          void imageToVideo(controller, node.id, choice);
         }}
       >
         {credits === null

@@ -39,16 +39,22 @@ export function renderPose(node: LayerNode<'POSE'>): string {
   return canvas.toDataURL('image/png');
 }
 
-/** The sketch strokes in black on white, for the anytest controlnet. */
-export function renderSketch(node: LayerNode<'SKETCH'>): string {
-  const { width, height } = node.transform.size;
+/**
+ * The sketch strokes in black on white, for the anytest controlnet: over the sketch's own box, or over `region` of
+ * the canvas (the panel a sketch is drawn in, when the result goes into that panel).
+ */
+export function renderSketch(
+  node: LayerNode<'SKETCH'>,
+  region = { x: node.transform.x, y: node.transform.y, ...node.transform.size },
+): string {
   const canvas = document.createElement('canvas');
-  canvas.width = Math.round(width);
-  canvas.height = Math.round(height);
+  canvas.width = Math.max(1, Math.round(region.width));
+  canvas.height = Math.max(1, Math.round(region.height));
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('Unable to get canvas context');
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.translate(node.transform.x - region.x, node.transform.y - region.y);
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
   for (const brush of node.data.brushes) {

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { EditorSession } from '../editor/session.ts';
 import { controllerOf, type GenerationController, type PlanDialog } from './controller.ts';
+import { useObservable } from './observable.ts';
 import type { GenerationSettings } from './settings.ts';
 
 /** The session's generation controller; it is created with the editor layout, before any tab renders. */
@@ -10,7 +11,9 @@ export function useController(session: EditorSession): GenerationController {
   return controller;
 }
 
+/** The settings of the tabs; re-renders on every change, and when the server's generation config arrives. */
 export function useSettings(controller: GenerationController): GenerationSettings {
+  useObservable(controller.config);
   return useSyncExternalStore(
     (cb) => controller.settings.subscribe(cb),
     () => controller.settings.state,

@@ -10,7 +10,15 @@ import { JobFailedError, StreamEndedError } from './stream.ts';
 
 /** What to do with a job's output. */
 export type JobOp =
-  | { op: 'generate'; layerId: string; created: boolean; keepLast?: number; params?: GenerationParams }
+  | {
+      op: 'generate';
+      layerId: string;
+      created: boolean;
+      keepLast?: number;
+      params?: GenerationParams;
+      /** The layer's box for the new pictures (a panel's image, fitted to the new shape). */
+      fit?: { x: number; y: number; size: { width: number; height: number } };
+    }
   | { op: 'variations'; layerId: string; params?: GenerationParams; placeholder?: boolean }
   | { op: 'upscale'; layerId: string }
   | { op: 'background'; layerId: string }
@@ -58,6 +66,10 @@ export interface ServerJob {
   output?: unknown;
   error?: string;
   code?: string;
+  refunded?: number;
+  kind?: string;
+  cost?: number;
+  queue_position?: number;
 }
 
 /** A job this browser submitted (or followed) and has not landed yet. Jobs kept by older versions also carry their op. */

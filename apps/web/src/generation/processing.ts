@@ -5,7 +5,10 @@ import type { ProcessingState } from '@koma/editor';
 import { progressOfEvent } from './progress.ts';
 import type { JobEvent } from './stream.ts';
 
-/** Time estimate of a job: 3,000 ms per image for generations, 10,000 ms for any other processing. */
+/**
+ * Time estimate of a job until the server sends its own: 3,000 ms per image for generations, 10,000 ms for any
+ * other processing.
+ */
 export function estimateMs(images?: number): number {
   return images !== undefined && images > 0 ? images * GENERATION_ESTIMATE_PER_IMAGE_MS : PROCESSING_ESTIMATE_MS;
 }
@@ -56,6 +59,8 @@ export class JobTracker {
         next.estimateMs = this.estimate;
         this.hooks.started();
       }
+      // The server's estimate is learned from the engine's recent speed: it replaces the default.
+      if (typeof event.estimate_ms === 'number' && event.estimate_ms > 0) next.estimateMs = event.estimate_ms;
       const progress = progressOfEvent(event);
       if (progress !== undefined) next.progress = Math.max(progress, this.state.progress ?? 0);
       if (typeof event.preview === 'string' && event.preview.startsWith('data:')) next.previewUrl = event.preview;
@@ -76,4 +81,20 @@ export class JobTracker {
 export function regenerationSeed(seed: number, existingVariations: number): number {
   if (seed === RANDOM_SEED || !Number.isInteger(seed) || seed < 0) return RANDOM_SEED;
   return (seed + Math.max(0, Math.trunc(existingVariations))) % (MAX_SEED + 1);
+}
+
+/**
+ * Seconds left of a running job: from the estimate at first, then from the speed measured so far once a tenth of
+ * the work is done (the estimate may come from another engine's day; the progress is this job's own).
+ */
+export function secondsLeft(
+  state: Pick<ProcessingState, 'startedAt' | 'estimateMs' | 'progress'>,
+  now: number,
+): number | null {
+  if (state.startedAt === undefined) return null;
+  const elapsed = Math.max(0, now - state.startedAt);
+  const p = state.progress ?? 0;
+  if (p >= 0.1 && p < 1) return Math.max(0, Math.ceil((elapsed * (1 - p)) / p / 1000));
+  if (state.estimateMs === undefined) return null;
+  return Math.max(0, Math.ceil((state.startedAt + state.estimateMs - now) / 1000));
 }

@@ -2,12 +2,14 @@
 // (quoteRequest of @koma/domain: the same number the server charges).
 import {
   findComicPreset,
+  parseRequest,
   quoteRequest,
   zGenerationParams,
   type DiffusionSettings,
   type GenerationParams,
   type RequestKind,
 } from '@koma/domain';
+import { engineOf, isFreePreview, type GenerationConfig } from './config.ts';
 import { effectiveSampling, type GenerationSettings } from './settings.ts';
 import { regenerationSeed } from './processing.ts';
 
@@ -90,12 +92,38 @@ export function regenerateTxt2img(params: GenerationParams, existing: number) {
   };
 }
 
-/** Credits the payload costs, or null when the payload is not valid yet (for example an empty prompt). */
-export function quote(kind: RequestKind, payload: unknown, globalPrompt?: string): number | null {
+/**
+ * Credits the payload costs, or null when the payload is not valid yet (for example an empty prompt): the
+ * request's price, or nothing when the server says the builtin preview engine draws it for free.
+ */
+export function quote(
+  kind: RequestKind,
+  payload: unknown,
+  globalPrompt?: string,
+  config: GenerationConfig | null = null,
+): number | null {
   try {
     const result = quoteRequest(kind, payload, globalPrompt);
-    return result.ok ? result.credits : null;
+    if (!result.ok) return null;
+    if (config) {
+      const parsed = parseRequest(kind, payload, {
+        random: () => 0,
+        ...(globalPrompt === undefined ? {} : { globalPrompt }),
+      });
+      if (parsed.ok && isFreePreview(config, kind, parsed.value)) return 0;
+    }
+    return result.credits;
   } catch {
     return null;
   }
+}
+
+/** The engine a payload would run on, per the server's config; null when unknown or not valid. */
+export function engineOfPayload(
+  ctx: { config: { value: GenerationConfig | null } },
+  kind: RequestKind,
+  payload: unknown,
+): string | null {
+  const parsed = parseRequest(kind, payload, { random: () => 0 });
+  return parsed.ok ? engineOf(ctx.config.value, kind, parsed.value) : null;
 }

@@ -6,6 +6,7 @@ import {
   MAX_LORAS,
   findComicPreset,
   findModelById,
+  loraBasesFor,
   zDiffusionSettings,
   zFaceSettings,
   type DiffusionSettings,
@@ -55,11 +56,16 @@ export function effectiveSampling(d: DiffusionSettings): { steps: number; cfg: n
   return d.lightning === 'none' ? { steps: d.steps, cfg: d.cfg } : { ...LIGHTNING_PRESETS[d.lightning] };
 }
 
-/** Choosing a model applies its defaultSteps and defaultGuidanceScale. */
+/**
+ * Choosing a model applies its defaultSteps and defaultGuidanceScale, and drops the chosen LoRAs trained for
+ * another base (the server would refuse them).
+ */
 export function withModel(d: DiffusionSettings, modelId: string): DiffusionSettings {
   const model = findModelById(modelId);
   if (!model) return d;
-  return { ...d, model: model.id, steps: model.defaultSteps, cfg: model.defaultGuidanceScale };
+  const bases = loraBasesFor(model);
+  const loras = d.loras.filter((l) => bases.includes(l.baseModel));
+  return { ...d, model: model.id, steps: model.defaultSteps, cfg: model.defaultGuidanceScale, loras };
 }
 
 /** Adds a LoRA (or updates its strength when already chosen); refuses an 11th. */

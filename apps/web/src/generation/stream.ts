@@ -9,6 +9,9 @@ export interface QueueEvent {
   status: 'IN_QUEUE';
   job_id?: string;
   queue_position?: number;
+  /** First event of a submission: the credits charged, and words moderation stripped from the prompts. */
+  cost?: number;
+  stripped?: unknown;
 }
 export interface ProgressEvent {
   status: 'IN_PROGRESS';
@@ -17,6 +20,8 @@ export interface ProgressEvent {
   progress?: number;
   /** A data: URL of the picture so far. */
   preview?: string;
+  /** The expected run time, learned by the server from the engine's recent speed. */
+  estimate_ms?: number;
 }
 export interface CompletedEvent {
   status: 'COMPLETED';
@@ -28,15 +33,19 @@ export interface FailedEvent {
   job_id?: string;
   error?: string;
   code?: string;
+  /** Credits the server gave back. */
+  refunded?: number;
 }
 export type JobEvent = QueueEvent | ProgressEvent | CompletedEvent | FailedEvent;
 
-/** The job reached FAILED; `detail` is the server's own text, the user sees the translated generic message. */
+/** The job reached FAILED; `detail` is the server's own text, the user sees its reason in their language. */
 export class JobFailedError extends Error {
   constructor(
     readonly detail: string,
     readonly code: string | undefined,
     readonly jobId: string | undefined,
+    /** Credits the server gave back. */
+    readonly refunded = 0,
   ) {
     super(detail);
     this.name = 'JobFailedError';
@@ -137,6 +146,11 @@ async function errorOf(response: Response): Promise<ApiError> {
 
 export interface StreamOptions {
   fetch?: FetchLike;
+  /**
+   * Sent as `Idempotency-Key` on a submit: the server answers a repeat of the same request under the same key with
+   * the job it already made, without charging again. One per user action; a retry of that action reuses it.
+   */
+  idempotencyKey?: string;
   signal?: AbortSignal;
   /** Every event as it arrives, the final one included. */
   onEvent?: (event: JobEvent) => void;
@@ -159,6 +173,7 @@ export async function followJobStream(
     headers: {
       Accept: 'application/x-ndjson, application/json',
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(method === 'POST' && options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -183,14 +198,25 @@ export async function followJobStream(
     jobId = event.job_id ?? jobId;
     options.onEvent?.(event);
     if (event.status === 'COMPLETED') return event.output;
-    if (event.status === 'FAILED') throw new JobFailedError(event.error ?? 'The job failed', event.code, jobId);
+    if (event.status === 'FAILED') {
+      const refunded = typeof event.refunded === 'number' ? event.refunded : 0;
+      throw new JobFailedError(event.error ?? 'The job failed', event.code, jobId, refunded);
+    }
   }
   throw new StreamEndedError(jobId);
 }
 
-/** Submits a job: POST the payload and follow the answer's stream. */
+/** A fresh key for one user action's submit. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
+
+/** Submits a job: POST the payload (with an Idempotency-Key, a new one unless given) and follow the answer's stream. */
 export function submitJob(path: string, payload: unknown, options: StreamOptions = {}): Promise<unknown> {
-  return followJobStream('POST', path, payload, options);
+  return followJobStream('POST', path, payload, {
+    ...options,
+    idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
+  });
 }
 
 /** Re-attaches to a job that is already running (after a reload or a dropped connection). */

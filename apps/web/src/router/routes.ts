@@ -7,11 +7,14 @@ export type Route =
   | { name: 'dashboard' }
   | { name: 'editor'; workspaceId: string }
   | { name: 'flow'; variationId: string }
+  | { name: 'engineStatus' }
   | { name: 'notFound'; path: string };
 
 /** Routes that need a signed-in user; the rest are public. */
 export function requiresSession(route: Route): boolean {
-  return route.name === 'dashboard' || route.name === 'editor' || route.name === 'flow';
+  return (
+    route.name === 'dashboard' || route.name === 'editor' || route.name === 'flow' || route.name === 'engineStatus'
+  );
 }
 
 function segment(raw: string): string | null {
@@ -30,6 +33,7 @@ export function matchRoute(pathname: string): Route {
   if (path === '/signin') return { name: 'signin' };
   if (path === '/signup') return { name: 'signup' };
   if (path === '/dashboard') return { name: 'dashboard' };
+  if (path === '/admin/engines') return { name: 'engineStatus' };
   const editor = /^\/(?:dashboard\/)?editor\/([^/]+)$/.exec(path);
   if (editor?.[1]) {
     const workspaceId = segment(editor[1]);
@@ -49,6 +53,7 @@ export const paths = {
   dashboard: () => '/dashboard',
   editor: (workspaceId: string) => `/editor/${encodeURIComponent(workspaceId)}`,
   flow: (variationId: string) => `/flow/${encodeURIComponent(variationId)}`,
+  engineStatus: () => '/admin/engines',
 };
 
 /**

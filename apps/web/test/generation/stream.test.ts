@@ -88,6 +88,21 @@ describe('submitJob', () => {
     expect(JSON.parse(calls[0]?.init?.body as string)).toEqual({ prompt: 'a cat' });
   });
 
+  it('sends a new Idempotency-Key with every submit unless one is given, and none when re-attaching', async () => {
+    const calls: { url: string; init?: RequestInit }[] = [];
+    const done = '{"status":"COMPLETED","job_id":"j1","output":1}\n';
+    const keyOf = (i: number) => (calls[i]?.init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
+    await submitJob('/api/diffusion/txt2img', {}, { fetch: fakeFetch(200, done, [], calls) });
+    await submitJob('/api/diffusion/txt2img', {}, { fetch: fakeFetch(200, done, [], calls) });
+    await submitJob('/api/diffusion/txt2img', {}, { fetch: fakeFetch(200, done, [], calls), idempotencyKey: 'k-1' });
+    await attachJob('j1', { fetch: fakeFetch(200, done, [], calls), idempotencyKey: 'k-1' });
+    expect(keyOf(0)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keyOf(1)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keyOf(1)).not.toBe(keyOf(0));
+    expect(keyOf(2)).toBe('k-1');
+    expect(keyOf(3)).toBeUndefined();
+  });
+
   it('rejects with JobFailedError carrying the server text and the job id on FAILED', async () => {
     const text = '{"status":"IN_QUEUE","job_id":"j9"}\n{"status":"FAILED","job_id":"j9","error":"engine down"}\n';
     const error = await submitJob('/api/upscale', {}, { fetch: fakeFetch(200, text, [20]) }).catch((e: unknown) => e);

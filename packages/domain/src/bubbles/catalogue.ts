@@ -17,6 +17,7 @@ import {
   type DrawnShape,
 } from './drawn-shapes.ts';
 import type { Rect } from '../panels/shape.ts';
+import type { Point } from '../document/geometry.ts';
 import { cloudProfile, waveProfile } from './shapes.ts';
 
 /** Styles with no path data: the editor draws them from their kind, size and wobble (see PROCEDURAL_BUBBLE_KINDS). */
@@ -41,8 +42,27 @@ interface Drawn {
   name: string;
   width: number;
   height: number;
-  draw?: (w: number, h: number) => DrawnShape;
+  /**
+   * The shape at a size. `k` scales fixed-size features (corner radii, insets): 1 at the catalogue size.
+   * Styles that read `k` are rebuilt at the bubble's size rather than stretched (see `drawnOutlineAt`).
+   */
+  draw?: (w: number, h: number, k: number) => DrawnShape;
+  /** Rebuilt at the bubble's size so corners stay round and teeth keep their pitch at any aspect. */
+  atSize?: boolean;
 }
+
+/** Teeth of a wavy edge at a size: the catalogue's pitch times k, a whole number of waves around. */
+const wavy =
+  (W: number, H: number, samples: number, amp: number, kind: 'sine' | 'zigzag') =>
+  (w: number, h: number): DrawnShape => {
+    if (w === W && h === H) return wavyRect(w, h, samples, amp, kind);
+    // Teeth follow the box's overall scale, so a tall box keeps visible teeth on its short sides.
+    const k = Math.sqrt((w / W) * (h / H));
+    const pitch = ((2 * (W + H)) / samples) * k;
+    const period = kind === 'sine' ? 8 : 2;
+    const count = Math.max(period * 4, Math.round((2 * (w + h)) / pitch / period) * period);
+    return wavyRect(w, h, count, amp * k, kind, k);
+  };
 
 // Sizes follow generation.md §3: width 800 except the five named exceptions in b1–b23 and one 514.2×800
 // portrait in b24–b38; heights from 167 to 800 in the first group and 207 to 770 (plus the portrait) in the second.
@@ -68,12 +88,19 @@ const SHAPES: Record<string, Drawn> = {
     height: 500,
     draw: (w, h) => radialRing(w, h, 10, waveProfile(22, 0.06), 0.94),
   },
-  b7: { name: 'Caption box', width: 800, height: 167, draw: (w, h) => rectRings(w, h, 0, ['FILL_FG', 'FILL_BG'], 8) },
+  b7: {
+    name: 'Caption box',
+    width: 800,
+    height: 167,
+    atSize: true,
+    draw: (w, h, k) => rectRings(w, h, 0, ['FILL_FG', 'FILL_BG'], 8 * k, k),
+  },
   b8: {
     name: 'Rounded rectangle',
     width: 800,
     height: 300,
-    draw: (w, h) => rectRings(w, h, 60, ['FILL_FG', 'FILL_BG'], 10),
+    atSize: true,
+    draw: (w, h, k) => rectRings(w, h, 60 * k, ['FILL_FG', 'FILL_BG'], 10 * k, k),
   },
   b9: {
     name: 'Double outline',
@@ -84,29 +111,30 @@ const SHAPES: Record<string, Drawn> = {
   b10: { name: 'Oval with shadow', width: 741.8, height: 480, draw: (w, h) => shadowedOval(w, h, 18) },
   b11: { name: 'Tall oval', width: 474.5, height: 800, draw: (w, h) => radialRing(w, h, 10) },
   b12: { name: 'Hand-drawn oval (procedural)', width: 800, height: 500 },
-  b13: { name: 'Electronic voice', width: 800, height: 400, draw: (w, h) => wavyRect(w, h, 180, 9, 'zigzag') },
+  b13: { name: 'Electronic voice', width: 800, height: 400, atSize: true, draw: wavy(800, 400, 180, 9, 'zigzag') },
   b14: { name: 'Flash', width: 800, height: 800, draw: (w, h) => flash(w, h, 130) },
   b15: { name: 'Scream', width: 702.9, height: 600, draw: (w, h) => burst(w, h, 13, 0.62, 0.3, 15) },
   b16: {
     name: 'Notched caption',
     width: 800,
     height: 250,
-    draw: (w, h) =>
+    atSize: true,
+    draw: (w, h, k) =>
       convexPolygon(
         w,
         h,
         [
-          { x: 32, y: 2 },
-          { x: w - 32, y: 2 },
-          { x: w - 2, y: 32 },
-          { x: w - 2, y: h - 32 },
-          { x: w - 32, y: h - 2 },
-          { x: 32, y: h - 2 },
-          { x: 2, y: h - 32 },
-          { x: 2, y: 32 },
+          { x: 32 * k, y: 2 * k },
+          { x: w - 32 * k, y: 2 * k },
+          { x: w - 2 * k, y: 32 * k },
+          { x: w - 2 * k, y: h - 32 * k },
+          { x: w - 32 * k, y: h - 2 * k },
+          { x: 32 * k, y: h - 2 * k },
+          { x: 2 * k, y: h - 32 * k },
+          { x: 2 * k, y: 32 * k },
         ],
-        10,
-        { x: 30, y: 30 },
+        10 * k,
+        { x: 30 * k, y: 30 * k },
       ),
   },
   b17: { name: 'Burst (procedural)', width: 800, height: 560 },
@@ -124,26 +152,33 @@ const SHAPES: Record<string, Drawn> = {
     name: 'Signpost caption',
     width: 800,
     height: 260,
-    draw: (w, h) =>
+    atSize: true,
+    draw: (w, h, k) =>
       convexPolygon(
         w,
         h,
         [
-          { x: 60, y: 2 },
-          { x: w - 60, y: 2 },
-          { x: w - 2, y: h / 2 },
-          { x: w - 60, y: h - 2 },
-          { x: 60, y: h - 2 },
-          { x: 2, y: h / 2 },
+          { x: 60 * k, y: 2 * k },
+          { x: w - 60 * k, y: 2 * k },
+          { x: w - 2 * k, y: h / 2 },
+          { x: w - 60 * k, y: h - 2 * k },
+          { x: 60 * k, y: h - 2 * k },
+          { x: 2 * k, y: h / 2 },
         ],
-        10,
-        { x: 100, y: 30 },
+        10 * k,
+        { x: 100 * k, y: 30 * k },
       ),
   },
   b24: { name: 'Wide oval', width: 800, height: 207, draw: (w, h) => radialRing(w, h, 8) },
   b25: { name: 'Wide cloud', width: 800, height: 400, draw: (w, h) => radialRing(w, h, 9, cloudProfile(16, 0.1), 0.9) },
   b26: { name: 'Needle burst', width: 800, height: 600, draw: (w, h) => burst(w, h, 30, 0.8, 0.2, 26) },
-  b27: { name: 'Whisper caption, dashed', width: 800, height: 300, draw: (w, h) => dashedRect(w, h, 24) },
+  b27: {
+    name: 'Whisper caption, dashed',
+    width: 800,
+    height: 300,
+    atSize: true,
+    draw: (w, h, k) => dashedRect(w, h, 24 * k, k),
+  },
   b28: {
     name: 'Uneven oval',
     width: 800,
@@ -154,7 +189,8 @@ const SHAPES: Record<string, Drawn> = {
     name: 'Double rounded box',
     width: 800,
     height: 350,
-    draw: (w, h) => rectRings(w, h, 50, ['FILL_FG', 'FILL_BG', 'FILL_FG', 'FILL_BG'], 8),
+    atSize: true,
+    draw: (w, h, k) => rectRings(w, h, 50 * k, ['FILL_FG', 'FILL_BG', 'FILL_FG', 'FILL_BG'], 8 * k, k),
   },
   b30: {
     name: 'Small thought',
@@ -169,16 +205,16 @@ const SHAPES: Record<string, Drawn> = {
   b31: { name: 'Portrait oval', width: 514.2, height: 800, draw: (w, h) => radialRing(w, h, 10) },
   b32: { name: 'Cloud (procedural)', width: 800, height: 500 },
   b33: { name: 'Octagon', width: 800, height: 500, draw: (w, h) => regularPolygon(w, h, 8, Math.PI / 8) },
-  b34: { name: 'Shaky box', width: 800, height: 400, draw: (w, h) => wavyRect(w, h, 240, 6, 'sine') },
+  b34: { name: 'Shaky box', width: 800, height: 400, atSize: true, draw: wavy(800, 400, 240, 6, 'sine') },
   b35: { name: 'Thought (procedural)', width: 800, height: 550 },
   b36: { name: 'Bold oval', width: 800, height: 500, draw: (w, h) => radialRing(w, h, 26) },
-  b37: { name: 'Zig-zag shout box', width: 800, height: 450, draw: (w, h) => wavyRect(w, h, 120, 16, 'zigzag') },
-  b38: { name: 'Narration box', width: 800, height: 770, draw: (w, h) => concaveBox(w, h, 60) },
+  b37: { name: 'Zig-zag shout box', width: 800, height: 450, atSize: true, draw: wavy(800, 450, 120, 16, 'zigzag') },
+  b38: { name: 'Narration box', width: 800, height: 770, atSize: true, draw: (w, h, k) => concaveBox(w, h, 60 * k, k) },
 };
 
 // The procedural b0 still carries its ellipse as path data, so tools that only read the catalogue can draw it.
 const built = Object.entries(SHAPES).map(([id, shape]) => {
-  const drawn = shape.draw?.(shape.width, shape.height);
+  const drawn = shape.draw?.(shape.width, shape.height, 1);
   const entry: SpeechBubble = zSpeechBubble.parse({
     id,
     thumbnail: `speech_bubbles/${id}.svg`,
@@ -231,4 +267,25 @@ export function proceduralBubbleKind(id: string): ProceduralBubbleKind | undefin
   return Object.hasOwn(PROCEDURAL_BUBBLE_KINDS, id)
     ? PROCEDURAL_BUBBLE_KINDS[id as keyof typeof PROCEDURAL_BUBBLE_KINDS]
     : undefined;
+}
+
+const atSizeCache = new Map<string, { outline: Point[]; textArea: Rect }>();
+
+/**
+ * The silhouette and text area of a style rebuilt at a size, for styles whose corners or teeth must not stretch
+ * with the box (boxes, captions, wavy edges); null for the others, which the editor scales.
+ */
+export function drawnAtSize(id: string, width: number, height: number): { outline: Point[]; textArea: Rect } | null {
+  const shape = Object.hasOwn(SHAPES, id) ? SHAPES[id] : undefined;
+  if (!shape?.atSize || !shape.draw || !(width > 0) || !(height > 0)) return null;
+  const key = `${id}:${width.toFixed(3)}:${height.toFixed(3)}`;
+  const cached = atSizeCache.get(key);
+  if (cached) return cached;
+  // The smaller axis scale: a corner or a signpost's point never takes more of a side than in the catalogue.
+  const k = Math.min(width / shape.width, height / shape.height);
+  const { outline, textArea } = shape.draw(width, height, k);
+  const result = { outline, textArea };
+  if (atSizeCache.size > 512) atSizeCache.clear();
+  atSizeCache.set(key, result);
+  return result;
 }

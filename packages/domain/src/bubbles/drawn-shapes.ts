@@ -22,6 +22,8 @@ import {
 export interface DrawnShape {
   paths: { path: string; fill: BubbleFill }[];
   textArea: Rect;
+  /** The silhouette: the outer edge the editor strokes (without thought circles, flash lines or shadow). */
+  outline: Point[];
 }
 
 const ELLIPSE_SAMPLES = 120;
@@ -53,12 +55,11 @@ const centred = (w: number, h: number, margin: number): Ellipse => ({
 export function radialRing(w: number, h: number, border: number, profile?: RadiusProfile, minFactor = 1): DrawnShape {
   const outer = centred(w, h, 2);
   const inner = inset(outer, border);
+  const outline = radialPoints(outer, ELLIPSE_SAMPLES * 2, profile);
   return {
-    paths: [
-      path('FILL_FG', radialPoints(outer, ELLIPSE_SAMPLES * 2, profile)),
-      path('FILL_BG', radialPoints(inner, ELLIPSE_SAMPLES * 2, profile)),
-    ],
+    paths: [path('FILL_FG', outline), path('FILL_BG', radialPoints(inner, ELLIPSE_SAMPLES * 2, profile))],
     textArea: ellipseTextArea(inner, minFactor),
+    outline,
   };
 }
 
@@ -66,7 +67,11 @@ export function radialRing(w: number, h: number, border: number, profile?: Radiu
 export function nestedRings(w: number, h: number, fills: BubbleFill[], step: number): DrawnShape {
   const outer = centred(w, h, 2);
   const paths = fills.map((fill, i) => path(fill, radialPoints(inset(outer, i * step), ELLIPSE_SAMPLES)));
-  return { paths, textArea: ellipseTextArea(inset(outer, (fills.length - 1) * step)) };
+  return {
+    paths,
+    textArea: ellipseTextArea(inset(outer, (fills.length - 1) * step)),
+    outline: radialPoints(outer, ELLIPSE_SAMPLES),
+  };
 }
 
 /** A spiky burst; the text sits inside the ring of inner corners. */
@@ -81,11 +86,10 @@ export function burst(
   const outer = centred(w, h, 2);
   const border = 14;
   const inner = inset(outer, border);
+  const outline = burstPoints(outer, spikes, innerRatio, jitter, seed);
   return {
-    paths: [
-      path('FILL_FG', burstPoints(outer, spikes, innerRatio, jitter, seed)),
-      path('FILL_BG', burstPoints(inner, spikes, innerRatio, jitter, seed)),
-    ],
+    outline,
+    paths: [path('FILL_FG', outline), path('FILL_BG', burstPoints(inner, spikes, innerRatio, jitter, seed))],
     // Straight edges between inner corners cut in by cos(π / spikes) at most.
     textArea: ellipseTextArea(inner, innerRatio * Math.cos(Math.PI / (spikes * 2))),
   };
@@ -97,6 +101,7 @@ export function dashedEllipse(w: number, h: number): DrawnShape {
   const inner = inset(outer, 8);
   const outerPts = radialPoints(outer, ELLIPSE_SAMPLES);
   return {
+    outline: outerPts,
     paths: [
       path('FILL_BG', outerPts),
       path('FILL_FG', ...dashedRing(outerPts, radialPoints(inner, ELLIPSE_SAMPLES), 3, 2)),
@@ -106,42 +111,54 @@ export function dashedEllipse(w: number, h: number): DrawnShape {
 }
 
 /** A dashed (whispered) rounded rectangle caption. */
-export function dashedRect(w: number, h: number, radius: number): DrawnShape {
+export function dashedRect(w: number, h: number, radius: number, k = 1): DrawnShape {
   const samples = 160;
-  const border = 8;
-  const outer = resampleClosed(roundedRectPoints(2, 2, w - 4, h - 4, radius), samples);
+  const border = 8 * k;
+  const outer = resampleClosed(roundedRectPoints(2 * k, 2 * k, w - 4 * k, h - 4 * k, radius), samples);
   const inner = resampleClosed(
-    roundedRectPoints(2 + border, 2 + border, w - 4 - border * 2, h - 4 - border * 2, radius - border),
+    roundedRectPoints(2 * k + border, 2 * k + border, w - 4 * k - border * 2, h - 4 * k - border * 2, radius - border),
     samples,
   );
   return {
+    outline: outer,
     paths: [path('FILL_BG', outer), path('FILL_FG', ...dashedRing(outer, inner, 3, 2))],
-    textArea: insetRect({ x: 0, y: 0, width: w, height: h }, border + 2 + radius * (1 - Math.SQRT1_2)),
+    textArea: insetRect({ x: 0, y: 0, width: w, height: h }, border + 2 * k + radius * (1 - Math.SQRT1_2)),
   };
 }
 
 /** Rounded rectangle rings alternating fills; radius 0 gives a sharp caption box. */
-export function rectRings(w: number, h: number, radius: number, fills: BubbleFill[], step: number): DrawnShape {
-  const paths = fills.map((fill, i) => {
-    const m = 2 + i * step;
-    return path(fill, roundedRectPoints(m, m, w - m * 2, h - m * 2, Math.max(0, radius - i * step)));
-  });
-  const innermost = 2 + (fills.length - 1) * step;
+export function rectRings(w: number, h: number, radius: number, fills: BubbleFill[], step: number, k = 1): DrawnShape {
+  const ring = (i: number) => {
+    const m = 2 * k + i * step;
+    return roundedRectPoints(m, m, w - m * 2, h - m * 2, Math.max(0, radius - i * step));
+  };
+  const paths = fills.map((fill, i) => path(fill, ring(i)));
+  const innermost = 2 * k + (fills.length - 1) * step;
   return {
+    outline: ring(0),
     paths,
-    textArea: insetRect({ x: 0, y: 0, width: w, height: h }, innermost + 4 + Math.max(0, radius - innermost) * 0.3),
+    textArea: insetRect({ x: 0, y: 0, width: w, height: h }, innermost + 4 * k + Math.max(0, radius - innermost) * 0.3),
   };
 }
 
 /** A rectangle whose edge is displaced by a sine wave (fear) or a zig-zag (electronic voice, shouting). */
-export function wavyRect(w: number, h: number, samples: number, amp: number, kind: 'sine' | 'zigzag'): DrawnShape {
-  const border = 10;
+export function wavyRect(
+  w: number,
+  h: number,
+  samples: number,
+  amp: number,
+  kind: 'sine' | 'zigzag',
+  k = 1,
+): DrawnShape {
+  const border = 10 * k;
   const wave = kind === 'zigzag' ? zigzag : (i: number) => Math.sin((i / samples) * Math.PI * 2 * (samples / 8));
   const ring = (m: number) =>
     displaceAlongNormals(resampleClosed(roundedRectPoints(m, m, w - m * 2, h - m * 2, 0), samples), amp, wave);
-  const m = amp + 2;
+  const m = amp + 2 * k;
+  const outline = ring(m);
   return {
-    paths: [path('FILL_FG', ring(m)), path('FILL_BG', ring(m + border))],
+    outline,
+    paths: [path('FILL_FG', outline), path('FILL_BG', ring(m + border))],
     textArea: insetRect({ x: 0, y: 0, width: w, height: h }, m + border + amp),
   };
 }
@@ -156,6 +173,7 @@ export function convexPolygon(
 ): DrawnShape {
   const inner = scaleAbout(outer, w / 2, h / 2, (w - border * 2) / w, (h - border * 2) / h);
   return {
+    outline: outer,
     paths: [path('FILL_FG', outer), path('FILL_BG', inner)],
     textArea: { x: textInset.x, y: textInset.y, width: w - textInset.x * 2, height: h - textInset.y * 2 },
   };
@@ -174,13 +192,11 @@ export function thought(body: Ellipse, bumps: number, trail: [number, number, nu
   const border = 9;
   const profile = cloudProfile(bumps, 0.12);
   const inner = inset(body, border);
+  const outline = radialPoints(body, ELLIPSE_SAMPLES * 2, profile);
   return {
+    outline,
     paths: [
-      path(
-        'FILL_FG',
-        radialPoints(body, ELLIPSE_SAMPLES * 2, profile),
-        ...trail.map(([x, y, r]) => circlePoints(x, y, r)),
-      ),
+      path('FILL_FG', outline, ...trail.map(([x, y, r]) => circlePoints(x, y, r))),
       path(
         'FILL_BG',
         radialPoints(inner, ELLIPSE_SAMPLES * 2, profile),
@@ -195,10 +211,12 @@ export function thought(body: Ellipse, bumps: number, trail: [number, number, nu
 export function flash(w: number, h: number, reach: number): DrawnShape {
   const e: Ellipse = { cx: w / 2, cy: h / 2, rx: w / 2 - reach - 4, ry: h / 2 - reach - 4 };
   const inner = inset(e, 10);
+  const outline = radialPoints(e, ELLIPSE_SAMPLES);
   return {
+    outline,
     paths: [
       path('FILL_FG', ...flashLines(e, 44, reach, 7)),
-      path('FILL_FG', radialPoints(e, ELLIPSE_SAMPLES)),
+      path('FILL_FG', outline),
       path('FILL_BG', radialPoints(inner, ELLIPSE_SAMPLES)),
     ],
     textArea: ellipseTextArea(inner),
@@ -209,10 +227,12 @@ export function flash(w: number, h: number, reach: number): DrawnShape {
 export function shadowedOval(w: number, h: number, shadow: number): DrawnShape {
   const e: Ellipse = { cx: (w - shadow) / 2, cy: (h - shadow) / 2, rx: (w - shadow) / 2 - 2, ry: (h - shadow) / 2 - 2 };
   const inner = inset(e, 10);
+  const outline = radialPoints(e, ELLIPSE_SAMPLES);
   return {
+    outline,
     paths: [
-      path('FILL_UNKNOWN', offsetPoints(radialPoints(e, ELLIPSE_SAMPLES), shadow, shadow)),
-      path('FILL_FG', radialPoints(e, ELLIPSE_SAMPLES)),
+      path('FILL_UNKNOWN', offsetPoints(outline, shadow, shadow)),
+      path('FILL_FG', outline),
       path('FILL_BG', radialPoints(inner, ELLIPSE_SAMPLES)),
     ],
     textArea: ellipseTextArea(inner),
@@ -227,23 +247,27 @@ export function drippingOval(w: number, h: number): DrawnShape {
   const profile: RadiusProfile = (t) =>
     1 + (Math.sin(t) > 0 ? drip * Math.max(0, Math.sin(9 * t)) ** 6 * Math.sin(t) ** 2 : 0);
   const inner = inset(e, 10);
+  const outline = radialPoints(e, ELLIPSE_SAMPLES * 3, profile);
   return {
-    paths: [
-      path('FILL_FG', radialPoints(e, ELLIPSE_SAMPLES * 3, profile)),
-      path('FILL_BG', radialPoints(inner, ELLIPSE_SAMPLES * 3, profile)),
-    ],
+    outline,
+    paths: [path('FILL_FG', outline), path('FILL_BG', radialPoints(inner, ELLIPSE_SAMPLES * 3, profile))],
     textArea: ellipseTextArea(inner),
   };
 }
 
 /** A narration box with concave corners. */
-export function concaveBox(w: number, h: number, r: number): DrawnShape {
-  const border = 10;
+export function concaveBox(w: number, h: number, r: number, k = 1): DrawnShape {
+  const border = 10 * k;
+  const outline = concaveCornerRectPoints(2 * k, 2 * k, w - 4 * k, h - 4 * k, r);
   return {
+    outline,
     paths: [
-      path('FILL_FG', concaveCornerRectPoints(2, 2, w - 4, h - 4, r)),
-      path('FILL_BG', concaveCornerRectPoints(2 + border, 2 + border, w - 4 - border * 2, h - 4 - border * 2, r)),
+      path('FILL_FG', outline),
+      path(
+        'FILL_BG',
+        concaveCornerRectPoints(2 * k + border, 2 * k + border, w - 4 * k - border * 2, h - 4 * k - border * 2, r),
+      ),
     ],
-    textArea: insetRect({ x: 0, y: 0, width: w, height: h }, 2 + border + r),
+    textArea: insetRect({ x: 0, y: 0, width: w, height: h }, 2 * k + border + r),
   };
 }

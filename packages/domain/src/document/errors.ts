@@ -1,5 +1,11 @@
 export type DocumentErrorCode =
-  'NOT_AN_OBJECT' | 'UNSUPPORTED_VERSION' | 'UNKNOWN_LAYER_TYPE' | 'INVALID_FIELD' | 'BROKEN_REFERENCE';
+  | 'NOT_AN_OBJECT'
+  | 'UNSUPPORTED_VERSION'
+  | 'UNKNOWN_LAYER_TYPE'
+  | 'INVALID_FIELD'
+  | 'BROKEN_REFERENCE'
+  | 'TOO_DEEP'
+  | 'UNREADABLE';
 
 /** Why a saved document could not be loaded; `path` names the bad field, e.g. `pages[0].rootLayer.children[2].type`. */
 export interface DocumentError {

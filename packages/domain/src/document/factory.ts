@@ -41,6 +41,11 @@ export function createLayer<T extends LayerType>(
     visible: true,
     locked: false,
     clippedLayers: [],
+    opacity: 1,
+    blendMode: 'normal',
+    rotation: 0,
+    flipX: false,
+    flipY: false,
     children: [],
     data,
   };

@@ -12,5 +12,6 @@ export * from './settings.ts';
 export * from './errors.ts';
 export { normalizeReadingOrder } from './migrations.ts';
 export * from './codec.ts';
+export * from './repair.ts';
 export * from './factory.ts';
 export * from './pose-presets.ts';

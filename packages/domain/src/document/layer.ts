@@ -23,7 +23,25 @@ export interface LayerDataByType {
   FILL: FillData;
 }
 
-interface LayerCommon {
+/** How a layer's pixels mix with what is under it (the PSD modes of the same names). */
+export const BLEND_MODES = ['normal', 'multiply', 'screen', 'overlay', 'darken', 'lighten'] as const;
+export type BlendMode = (typeof BLEND_MODES)[number];
+
+/**
+ * How a layer looks apart from its own data (document version 2): opacity and blend mode for every drawable layer,
+ * rotation (degrees, clockwise, about the box centre) and flips for images, text and poses. Optional in the type so
+ * that code building layers by hand stays valid; the schema fills the defaults on every load.
+ */
+export interface LayerAppearance {
+  /** 0..1. */
+  opacity?: number;
+  blendMode?: BlendMode;
+  rotation?: number;
+  flipX?: boolean;
+  flipY?: boolean;
+}
+
+interface LayerCommon extends LayerAppearance {
   id: string;
   name: string;
   transform: Transform;
@@ -49,6 +67,11 @@ const common = {
   visible: z.boolean().default(true),
   locked: z.boolean().default(false),
   clippedLayers: z.array(z.string()).default([]),
+  opacity: z.number().min(0).max(1).default(1),
+  blendMode: z.enum(BLEND_MODES).default('normal'),
+  rotation: z.number().finite().default(0),
+  flipX: z.boolean().default(false),
+  flipY: z.boolean().default(false),
 };
 
 const leafChildren = z.array(z.never()).max(0, 'only GROUP layers have children').default([]);

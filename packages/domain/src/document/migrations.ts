@@ -17,7 +17,29 @@ interface Migration {
  * Version 0 is every document written before the format carried a version. It becomes version 1 unchanged
  * apart from the stamp: the legacy clean-up below runs on every load.
  */
-const MIGRATIONS: readonly Migration[] = [{ from: 0, migrate: (doc) => ({ ...doc, version: 1 }) }];
+const MIGRATIONS: readonly Migration[] = [
+  { from: 0, migrate: (doc) => ({ ...doc, version: 1 }) },
+  // Version 2 (issue 17): every layer states its appearance; version 1 layers looked as these defaults say.
+  { from: 1, migrate: (doc) => ({ ...eachLayer(doc, withAppearance), version: 2 }) },
+];
+
+const APPEARANCE_DEFAULTS = { opacity: 1, blendMode: 'normal', rotation: 0, flipX: false, flipY: false };
+
+function withAppearance(layer: Raw): void {
+  for (const [key, value] of Object.entries(APPEARANCE_DEFAULTS)) if (!(key in layer)) layer[key] = value;
+}
+
+/** Applies `change` to every layer object of the document in place (the document is the caller's private copy). */
+function eachLayer(doc: Raw, change: (layer: Raw) => void): Raw {
+  const visit = (layer: unknown) => {
+    if (!isObject(layer)) return;
+    change(layer);
+    if (Array.isArray(layer.children)) layer.children.forEach(visit);
+  };
+  visit(doc.rootLayer);
+  if (Array.isArray(doc.pages)) for (const page of doc.pages) if (isObject(page)) visit(page.rootLayer);
+  return doc;
+}
 
 const READING_ORDER_SPELLINGS: Record<string, string> = {
   'left-to-right': 'LEFT_TO_RIGHT',

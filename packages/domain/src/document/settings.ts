@@ -99,6 +99,29 @@ export type FlowImage = z.infer<typeof zFlowImage>;
 export const LOCALES = ['en', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** The editor's sidebars on a desktop or tablet (phones show them as sheets): widths in CSS pixels, and open or not. */
+export const SIDEBAR_WIDTHS = {
+  left: { min: 200, max: 560, initial: 280 },
+  right: { min: 260, max: 600, initial: 320 },
+} as const;
+export const zEditorLayout = z.object({
+  leftWidth: z
+    .number()
+    .int()
+    .min(SIDEBAR_WIDTHS.left.min)
+    .max(SIDEBAR_WIDTHS.left.max)
+    .default(SIDEBAR_WIDTHS.left.initial),
+  rightWidth: z
+    .number()
+    .int()
+    .min(SIDEBAR_WIDTHS.right.min)
+    .max(SIDEBAR_WIDTHS.right.max)
+    .default(SIDEBAR_WIDTHS.right.initial),
+  leftOpen: z.boolean().default(true),
+  rightOpen: z.boolean().default(true),
+});
+export type EditorLayout = z.infer<typeof zEditorLayout>;
+
 /** Per-user preferences kept on the server and applied when the editor starts. */
 export const zStoredPreferences = z.object({
   locale: z.enum(LOCALES).default('en'),
@@ -107,5 +130,6 @@ export const zStoredPreferences = z.object({
   loras: z.array(zLora).max(100).default([]),
   storyBasePrompt: z.string().max(4000).default(''),
   comicPreset: z.string().max(100).nullable().default(null),
+  editorLayout: zEditorLayout.default(() => zEditorLayout.parse({})),
 });
 export type StoredPreferences = z.infer<typeof zStoredPreferences>;

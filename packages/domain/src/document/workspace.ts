@@ -11,7 +11,7 @@ export const READING_ORDERS = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT'] as const;
 export type ReadingOrder = (typeof READING_ORDERS)[number];
 
 /** The document format version written by this code; older versions are migrated on load. */
-export const DOCUMENT_VERSION = 1;
+export const DOCUMENT_VERSION = 2;
 
 export const zComicConfiguration = z.object({
   width: z.number().positive().default(COMIC_PAGE_WIDTH),

@@ -73,3 +73,9 @@ export function findModelByPath(path: string): ModelCatalogueEntry {
 export function modelRequiresSubscription(id: string): boolean {
   return byId.get(id)?.requiresSubscription ?? false;
 }
+
+/** The model of the brush-based and regional pipelines, which take no model of their own: the recommended SDXL. */
+export const PIPELINE_MODEL: ModelCatalogueEntry =
+  MODEL_CATALOGUE.find((m) => m.modelType === 'sdxl' && m.recommended) ??
+  MODEL_CATALOGUE.find((m) => m.modelType === 'sdxl') ??
+  UNKNOWN_MODEL;

@@ -1,4 +1,5 @@
 import type { ReadingOrder } from '../document/workspace.ts';
+import type { Point } from '../document/geometry.ts';
 import type { PanelShape } from './shape.ts';
 import { boundsOf } from './shape.ts';
 
@@ -45,4 +46,41 @@ export function readingOrder(panels: readonly PanelShape[], order: ReadingOrder)
 /** Reading-order numbers, starting at 1, keyed by panel id. */
 export function readingPositions(panels: readonly PanelShape[], order: ReadingOrder): Map<string, number> {
   return new Map(readingOrder(panels, order).map((id, i) => [id, i + 1]));
+}
+
+function insidePolygon(p: Point, polygon: readonly Point[]): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Where a panel's reading-order badge goes (issue 17): inside the polygon, at the corner where reading starts —
+ * top-left for left-to-right, top-right for right-to-left — `inset` along both edges that meet there, so a slanted
+ * panel's badge never sits in its neighbour. Falls back to the vertices' centre for a panel too small for the inset.
+ */
+export function readingBadgeAt(vertices: readonly Point[], order: ReadingOrder, inset: number): Point {
+  if (vertices.length < 3) return vertices[0] ?? { x: 0, y: 0 };
+  const score = (v: Point) => (order === 'RIGHT_TO_LEFT' ? v.y - v.x : v.y + v.x);
+  let at = 0;
+  vertices.forEach((v, i) => {
+    if (score(v) < score(vertices[at]!)) at = i;
+  });
+  const corner = vertices[at]!;
+  const unit = (to: Point) => {
+    const dx = to.x - corner.x;
+    const dy = to.y - corner.y;
+    const length = Math.hypot(dx, dy) || 1;
+    return { x: dx / length, y: dy / length };
+  };
+  const a = unit(vertices[(at + 1) % vertices.length]!);
+  const b = unit(vertices[(at + vertices.length - 1) % vertices.length]!);
+  const p = { x: corner.x + (a.x + b.x) * inset, y: corner.y + (a.y + b.y) * inset };
+  if (insidePolygon(p, vertices)) return p;
+  const n = vertices.length;
+  return { x: vertices.reduce((s, v) => s + v.x, 0) / n, y: vertices.reduce((s, v) => s + v.y, 0) / n };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectAges, moderatePrompt, replaceBannedWords, stripNsfw, tokenize } from '../../src/generation/index.ts';
+import { detectAges, moderatePrompt, replaceBannedWords, stripNsfw } from '../../src/generation/index.ts';
 import { CORPUS, type Expected } from './moderation-corpus.ts';
 
 function outcome(prompt: string): Expected {
@@ -88,7 +88,8 @@ describe('verdict structure', () => {
   });
 
   it('reports public figures and slurs separately', () => {
-    expect(moderatePrompt('t4ylor swift').allowed).toBe(true);
+    expect(moderatePrompt('taylor lautner swiftly').allowed).toBe(true);
+    expect(moderatePrompt('t4yl0r $wift').reasons.map((r) => r.code)).toEqual(['public_figure']);
     expect(moderatePrompt('taylor-swift').reasons.map((r) => r.code)).toEqual(['public_figure']);
     expect(moderatePrompt('a n1gg3r').reasons.map((r) => r.code)).toEqual(['slur']);
   });
@@ -124,7 +125,7 @@ describe('matching rules', () => {
 });
 
 describe('age detection', () => {
-  const ages = (p: string) => detectAges(tokenize(p), p).map((a) => a.age);
+  const ages = (p: string) => detectAges(p).map((a) => a.age);
   it.each([
     ['aged 13', 13],
     ['age 9', 9],
@@ -171,7 +172,7 @@ describe('age detection', () => {
 
   it('maps the age to the characters that state it', () => {
     const p = 'girl, 13 years old, park';
-    const [a] = detectAges(tokenize(p), p);
+    const [a] = detectAges(p);
     expect(p.slice(a!.start, a!.end)).toBe('13 years old');
   });
 });
@@ -213,7 +214,7 @@ describe('robustness', () => {
   });
 
   it('reports a nested Japanese term once, as the longer term', () => {
-    expect(moderatePrompt('女子小学生, 水着, bikini').reasons[0]?.terms).toEqual(['女子小学生', 'bikini']);
+    expect(moderatePrompt('女子小学生, 水着, bikini').reasons[0]?.terms).toEqual(['女子小学生', '水着', 'bikini']);
   });
 
   it('handles long letter-spaced, repeated and empty prompts', () => {

@@ -44,7 +44,13 @@ describe('normalisation', () => {
     expect(
       ok(
         'smd',
-        { backgroundPrompt: 'a', backgroundNegativePrompt: 'b', brushes: [], width: 512, height: 512 },
+        {
+          backgroundPrompt: 'a',
+          backgroundNegativePrompt: 'b',
+          brushes: [{ prompt: 'a dog', negativePrompt: '', mask: 'img_1' }],
+          width: 512,
+          height: 512,
+        },
         ctxWith(0.5),
       ).seed,
     ).toBe(1073741823);
@@ -107,8 +113,11 @@ describe('normalisation', () => {
     expect(ok('img2img', { ...txt, image: IMG, qualityTags: false, source: 'sketch' }).qualityTags).toBe(true);
   });
 
-  it('treats an unknown model as Unknown (sdxl)', () => {
-    expect(ok('txt2img', { ...txt, model: 'my-merge.safetensors' }).modelType).toBe('sdxl');
+  it('refuses a model the catalogue does not have; finds models by current and past path', () => {
+    expect(parseRequest('txt2img', { ...txt, model: 'my-merge.safetensors' }, ctxWith(0.5))).toEqual({
+      ok: false,
+      errors: [{ field: 'model', message: 'model my-merge.safetensors is not in the model catalogue' }],
+    });
     expect(ok('txt2img', { ...txt, model: 'animagine-xl-3.1.safetensors' }).modelType).toBe('sdxl');
     expect(ok('txt2img', { ...txt, model: 'fal-ai/flux-pro' }).modelType).toBe('fluxpro');
   });
@@ -136,7 +145,17 @@ describe('cost of a normalised request', () => {
     ['inpaint', { ...txt, model: 'fluxschnell', image: IMG, mask: IMG }, 8],
     ['refine', { image: IMG, model: 'fluxdev' }, 20],
     ['face_edit', { image: IMG, model: 'sdxl', face_width: 512, face_height: 512 }, 6],
-    ['smd', { backgroundPrompt: 'a', backgroundNegativePrompt: 'b', brushes: [], width: 512, height: 512 }, 6],
+    [
+      'smd',
+      {
+        backgroundPrompt: 'a',
+        backgroundNegativePrompt: 'b',
+        brushes: [{ prompt: 'a dog', negativePrompt: '', mask: 'img_1' }],
+        width: 512,
+        height: 512,
+      },
+      6,
+    ],
     ['edit', { prompt: 'p', variationId: 'v' }, 20],
     ['edit', { prompt: 'p', variationId: 'v', model: 'nano-banana' }, 150],
     ['video', { image: IMG, model: 'kling2.0_i2v', duration: 10 }, 3000],
@@ -157,5 +176,53 @@ describe('quoting a payload', () => {
     });
     const bad = quoteRequest('txt2img', { ...txt, width: 2000 });
     expect(bad).toEqual({ ok: false, errors: [{ field: 'width', message: 'width must be at most 1536' }] });
+  });
+});
+
+describe('models and LoRAs (issue 19)', () => {
+  const lora = (baseModel: string) => ({ name: 'l', url: 'https://example.com/l.safetensors', strength: 1, baseModel });
+  const base = { model: 'animaginexl4.0', prompt: 'a girl', width: 1024, height: 1024 };
+
+  it('refuses a LoRA trained for another base than the model, naming it', () => {
+    const result = parseRequest('txt2img', { ...base, loras: [lora('sdxl'), lora('fluxd')] }, ctxWith(0.5));
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        {
+          field: 'loras.1.baseModel',
+          message: 'loras.1.baseModel FLUX does not fit animaginexl4.0, which takes SDXL or Illustrious LoRAs',
+        },
+      ],
+    });
+  });
+
+  it('takes SDXL, Illustrious and unknown-base LoRAs on SDXL, FLUX ones on FLUX, none on GPT', () => {
+    expect(
+      parseRequest('txt2img', { ...base, loras: [lora('sdxl'), lora('illustrious'), lora('none')] }, ctxWith(0.5)).ok,
+    ).toBe(true);
+    expect(parseRequest('txt2img', { ...base, model: 'fluxdev', loras: [lora('fluxd')] }, ctxWith(0.5)).ok).toBe(true);
+    expect(
+      parseRequest('img2img', { ...base, model: 'fluxdev', image: IMG, loras: [lora('sdxl')] }, ctxWith(0.5)).ok,
+    ).toBe(false);
+    expect(parseRequest('txt2img', { ...base, model: 'gpt-image-1', loras: [lora('none')] }, ctxWith(0.5)).ok).toBe(
+      false,
+    );
+    expect(
+      parseRequest('outpaint', { image: IMG, model: 'sdxl', left: 64, loras: [lora('fluxs')] }, ctxWith(0.5)).ok,
+    ).toBe(false);
+  });
+
+  it('refuses an unknown model in every operation that takes a catalogue model', () => {
+    const inputs = {
+      refine: { image: IMG, model: 'nonexistent-model' },
+      face_edit: { image: IMG, model: 'nonexistent-model', face_width: 512, face_height: 512 },
+      outpaint: { image: IMG, model: 'nonexistent-model', left: 64 },
+      inpaint: { ...base, model: 'nonexistent-model', image: IMG, mask: IMG },
+      img2img: { ...base, model: 'nonexistent-model', image: IMG },
+    } as const;
+    for (const [kind, input] of Object.entries(inputs)) {
+      const result = parseRequest(kind as keyof typeof inputs, input, ctxWith(0.5));
+      expect(result.ok ? [] : result.errors.map((e) => e.field)).toEqual(['model']);
+    }
   });
 });

@@ -63,6 +63,25 @@ describe('request moderation', () => {
     expect(result.verdicts[0]?.verdict.reasons[0]?.code).toBe('minor_sexual');
   });
 
+  it('judges the prompts of one request together: a child in one region and nudity in another is refused', () => {
+    const req = ok('regional', {
+      prompt: 'a park at noon',
+      width: 512,
+      height: 512,
+      regions: [
+        { x0: 0, x1: 0.5, y0: 0, y1: 1, prompt: 'a little girl', negative_prompt: 'x' },
+        { x0: 0.5, x1: 1, y0: 0, y1: 1, prompt: 'lingerie', negative_prompt: 'x' },
+      ],
+    });
+    const result = moderateRequest('regional', req);
+    expect(result.allowed).toBe(false);
+    const refused = result.verdicts.find((v) => !v.verdict.allowed);
+    expect(refused?.field).toBe('prompt + regions.0.prompt + regions.1.prompt');
+    expect(refused?.verdict.reasons[0]?.terms).toEqual(['little', 'girl', 'lingerie']);
+    // Each prompt alone is allowed, so this is the combined judgement at work.
+    expect(result.verdicts.slice(0, 3).every((v) => v.verdict.allowed)).toBe(true);
+  });
+
   it('returns the same request object when nothing changes', () => {
     const req = ok('edit', { prompt: 'make it night', variationId: 'v1' });
     expect(moderateRequest('edit', req).request).toBe(req);

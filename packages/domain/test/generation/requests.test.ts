@@ -12,7 +12,13 @@ const BASE: Record<RequestKind, Record<string, unknown>> = {
   txt2img: { model: 'animaginexl4.0', prompt: 'a girl with a katana', width: 1024, height: 1024 },
   img2img: { model: 'animaginexl4.0', prompt: 'a girl', width: 1024, height: 1024, image: IMG },
   inpaint: { model: 'animaginexl4.0', prompt: 'a hat', width: 1024, height: 1024, image: IMG, mask: PNG },
-  smd: { backgroundPrompt: 'a park', backgroundNegativePrompt: 'blurry', brushes: [], width: 1024, height: 1024 },
+  smd: {
+    backgroundPrompt: 'a park',
+    backgroundNegativePrompt: 'blurry',
+    brushes: [{ prompt: 'a dog', negativePrompt: '', mask: IMG }],
+    width: 1024,
+    height: 1024,
+  },
   regional: { prompt: 'two friends', width: 1024, height: 1024, regions: [REGION] },
   refine: { image: IMG, model: 'sdxl' },
   face_edit: { image: IMG, model: 'sdxl', face_width: 512, face_height: 512 },
@@ -23,6 +29,7 @@ const BASE: Record<RequestKind, Record<string, unknown>> = {
   background: { image: IMG },
   pose: { image: IMG },
   face_detection: { variationId: 'v1' },
+  outpaint: { image: IMG, model: 'sdxl', left: 128, top: 64 },
 };
 
 function withField(base: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
@@ -39,7 +46,7 @@ function withField(base: Record<string, unknown>, path: string, value: unknown):
 // [kind, field, accepted values (inside and at the bounds), rejected values (beyond), words the error must contain]
 type Row = [RequestKind, string, unknown[], unknown[], string];
 const ROWS: Row[] = [
-  ['txt2img', 'model', ['m', 'sdxl'], ['', undefined], 'model'],
+  ['txt2img', 'model', ['animagine-xl-3.1.safetensors', 'sdxl'], ['', undefined, 'm', 'nonexistent-model'], 'model'],
   ['txt2img', 'prompt', ['a', 'x'.repeat(4000)], ['', undefined, 'x'.repeat(4001)], 'prompt'],
   ['txt2img', 'negative_prompt', ['', 'bad hands', undefined], [3], 'negative_prompt'],
   ['txt2img', 'width', [512, 513, 1535, 1536], [511, 1537, 1024.5, '1024'], 'width'],
@@ -115,6 +122,9 @@ const ROWS: Row[] = [
   ['video', 'end_image', [null, undefined], [IMG], 'end_image'],
   ['upscale', 'image', [IMG], [undefined], 'image'],
   ['face_detection', 'variationId', ['v'], [''], 'variationId'],
+  ['outpaint', 'left', [0, 2048], [-1, 2049, 1.5], 'left'],
+  ['outpaint', 'overlap', [0, 0.5, undefined], [-0.1, 0.6], 'overlap'],
+  ['outpaint', 'image', [IMG, PNG], [undefined, ''], 'image'],
 ];
 
 describe.each(ROWS)('%s.%s', (kind, field, good, bad, named) => {

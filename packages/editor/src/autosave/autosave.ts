@@ -10,7 +10,7 @@ export interface Timers {
 export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'error' | 'conflict';
 
 export interface SaveRequest {
-  /** Make a thumbnail with this save (every 6th tick). */
+  /** Make a thumbnail with this save (the first save, then every 6th tick while the document changed). */
   withThumbnail: boolean;
 }
 
@@ -18,12 +18,16 @@ export interface SaveRequest {
 export type SaveFunction = (request: SaveRequest) => Promise<boolean | 'conflict'>;
 
 /**
- * Saves every 10 s while the document has unsaved changes, with a thumbnail every 6th tick; never runs two saves
- * at once, and keeps the document dirty when edits arrive during a save.
+ * Saves every 10 s while the document has unsaved changes; never runs two saves at once, and keeps the document
+ * dirty when edits arrive during a save. A thumbnail goes with the first save, then on every 6th tick when the
+ * document changed since the last thumbnail — even if those changes were already saved without one, so the picture
+ * on the dashboard never stays behind the document.
  */
 export class Autosave {
   private handle: unknown = null;
   private tick = 0;
+  /** The editor version the last stored thumbnail showed; null until this session stored one. */
+  private thumbnailVersion: number | null = null;
   private inFlight: Promise<void> | null = null;
   private statusValue: SaveStatus = 'saved';
   private readonly listeners = new Set<(status: SaveStatus) => void>();
@@ -53,7 +57,8 @@ export class Autosave {
     if (this.handle !== null) return;
     this.handle = this.timers.setInterval(() => {
       this.tick++;
-      void this.saveNow(this.tick % THUMBNAIL_EVERY_N_AUTOSAVES === 0);
+      const stale = this.thumbnailVersion !== null && this.thumbnailVersion !== this.editor.version;
+      void this.saveNow(this.tick % THUMBNAIL_EVERY_N_AUTOSAVES === 0 && stale);
     }, this.intervalMs);
   }
 
@@ -62,17 +67,22 @@ export class Autosave {
     this.handle = null;
   }
 
-  /** Saves at once if anything is unsaved (also used before leaving); resolves when done. */
+  /**
+   * Saves at once if anything is unsaved (also used before leaving), or when `withThumbnail` asks for a fresh
+   * thumbnail of a document that changed since the last one; resolves when done.
+   */
   async saveNow(withThumbnail = false): Promise<void> {
     if (this.inFlight) return this.inFlight;
-    if (!this.editor.needsSave || this.statusValue === 'conflict') return;
+    if ((!this.editor.needsSave && !withThumbnail) || this.statusValue === 'conflict') return;
     const version = this.editor.version;
+    const thumbnail = withThumbnail || this.thumbnailVersion === null;
     this.setStatus('saving');
     this.inFlight = (async () => {
       try {
-        const result = await this.save({ withThumbnail });
+        const result = await this.save({ withThumbnail: thumbnail });
         if (result === 'conflict') this.setStatus('conflict');
         else if (result) {
+          if (thumbnail) this.thumbnailVersion = version;
           this.editor.markSaved(version);
           this.setStatus(this.editor.dirty ? 'dirty' : 'saved');
         } else this.setStatus('error');

@@ -1,6 +1,7 @@
 import type { DocState } from '../store/state.ts';
 import { CommandError, defineCommand } from './command.ts';
 import { getLayer } from './helpers.ts';
+import { isContainer } from '../kinds/lookup.ts';
 
 /** Clips `id` to `targetId`, a sibling that is not itself clipped. */
 export function clipInto(doc: DocState, id: string, targetId: string): void {
@@ -11,7 +12,7 @@ export function clipInto(doc: DocState, id: string, targetId: string): void {
     throw new CommandError('A layer can only be clipped to a layer in the same group');
   if (target.clipTarget !== null) throw new CommandError('Cannot clip to a layer that is itself clipped');
   if (layer.clippedLayers.length > 0) throw new CommandError('A layer with clipped layers cannot be clipped');
-  if (layer.type === 'GROUP' || target.type === 'GROUP') throw new CommandError('Groups cannot be clipped');
+  if (isContainer(layer) || isContainer(target)) throw new CommandError('Groups cannot be clipped');
   if (layer.clipTarget === targetId) return;
   if (layer.clipTarget !== null) unclipFrom(doc, id);
   layer.clipTarget = targetId;

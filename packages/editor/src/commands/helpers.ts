@@ -2,6 +2,8 @@ import { current, isDraft, type Draft } from 'immer';
 import type { LayerType, Size } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { CommandError } from './command.ts';
+import { isContainer } from '../kinds/lookup.ts';
+import { isDefaultName, nextName } from './names.ts';
 
 export function getLayer(doc: DocState, id: string): LayerNode {
   const node = doc.layers[id];
@@ -32,9 +34,11 @@ export function pageBoundsFor(doc: DocState, rootId: string): Size | null {
   return { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height };
 }
 
+/** Adds a new layer under a group; a layer nobody named gets its type's name with the next free number. */
 export function insertChild(doc: DocState, parentId: string, node: LayerNode, index?: number): void {
   const parent = getLayer(doc, parentId);
-  if (parent.type !== 'GROUP') throw new CommandError('Layers can only be added to a group');
+  if (!isContainer(parent)) throw new CommandError('Layers can only be added to a group');
+  if (isDefaultName(node.type, node.name)) node.name = nextName(doc, rootOf(doc, parentId), node.name);
   node.parent = parentId;
   doc.layers[node.id] = node;
   if (index === undefined || index >= parent.children.length) parent.children.push(node.id);

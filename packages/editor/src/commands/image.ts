@@ -30,6 +30,11 @@ export interface AddVariationsArgs {
   params?: GenerationParams;
   /** Keep only the newest N variations (panel generation keeps 4). */
   keepLast?: number;
+  /**
+   * A new box for the layer, for pictures of another shape than the ones it had (a panel's image is fitted to
+   * cover its panel at the new pictures' aspect); applied even to a locked layer, as placing a result is.
+   */
+  transform?: { x: number; y: number; size: { width: number; height: number } };
 }
 
 /** Appends generated variations and shows the first new one. */
@@ -48,7 +53,34 @@ export const addVariations = defineCommand('Add variations', (doc, args: AddVari
   }
   node.data.variationsIdx = show;
   if (args.params) node.data.params = args.params;
+  if (args.transform) {
+    const { x, y, size } = args.transform;
+    if (![x, y, size.width, size.height].every(Number.isFinite) || size.width <= 0 || size.height <= 0) {
+      throw new CommandError('The new box must be finite and not empty');
+    }
+    node.transform = { x, y, size: { width: size.width, height: size.height } };
+  }
 });
+
+/**
+ * Settles a set of results (the results tray): drops the variations listed, keeps the others, and shows `show`
+ * (or the nearest kept one). One undo step; at least one variation stays.
+ */
+export const keepVariations = defineCommand(
+  'Keep results',
+  (doc, args: { id: string; drop: readonly string[]; show?: string }) => {
+    const node = getLayerOf(doc, args.id, 'IMAGE');
+    const drop = new Set(args.drop);
+    const kept = node.data.variations.filter((v) => !drop.has(v.id));
+    if (kept.length === 0) throw new CommandError('At least one result must stay');
+    const shown = node.data.variations[node.data.variationsIdx]?.id;
+    for (const v of node.data.variations) if (drop.has(v.id)) delete node.data.faceStore[v.id];
+    node.data.variations = kept;
+    const target = args.show ?? shown;
+    const at = kept.findIndex((v) => v.id === target);
+    node.data.variationsIdx = at >= 0 ? at : Math.min(node.data.variationsIdx, kept.length - 1);
+  },
+);
 
 export { PANEL_GENERATE_KEEP_VARIATIONS };
 

@@ -13,6 +13,7 @@ import {
 import type { DocState, LayerNode } from '../store/state.ts';
 import { CommandError, defineCommand, type CommandContext } from './command.ts';
 import { deleteLayer, getLayer, getLayerOf, pageBoundsFor, plainCopy, rootOf } from './helpers.ts';
+import { nameBase, nextName } from './names.ts';
 import { panelsUnder, renumberPanels, setVertices, shapesUnder, unlinkNeighbors } from './panel-helpers.ts';
 
 /** Splits a panel in two with a 15 px gutter; returns the new panel's id. */
@@ -32,7 +33,8 @@ export const splitPanel = defineCommand(
       clipTarget: null,
       children: [],
     };
-    clone.name = `${panel.name}`;
+    // The clone is a panel of its own: "Panel 4", not a second "Panel 3".
+    clone.name = nextName(doc, rootId, nameBase(panel.name));
     doc.layers[cloneId] = clone;
     const parent = getLayer(doc, panel.parent!);
     parent.children.splice(parent.children.indexOf(args.id) + 1, 0, cloneId);

@@ -1,6 +1,7 @@
 import { zTextData, type TextData } from '@koma/domain';
 import { CommandError, defineCommand } from './command.ts';
 import { getLayerOf } from './helpers.ts';
+import { parseRuby } from '../text/ruby.ts';
 
 /**
  * Changes any TEXT fields; the result must still be valid text data. `fit` (the size the text needs, measured by
@@ -10,6 +11,10 @@ export const updateText = defineCommand(
   'Edit text',
   (doc, args: { id: string; patch: Partial<TextData>; fit?: { width: number; height: number } }) => {
     const node = getLayerOf(doc, args.id, 'TEXT');
+    if (args.patch.text !== undefined) {
+      const ruby = parseRuby(args.patch.text);
+      if (!ruby.ok) throw new CommandError(ruby.message);
+    }
     const parsed = zTextData.safeParse({ ...node.data, ...args.patch });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

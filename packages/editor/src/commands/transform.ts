@@ -1,36 +1,23 @@
-import { LAYER_SCALE_STEP, boundsOf, type Point, type Size } from '@koma/domain';
+import { LAYER_SCALE_STEP } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
+import { kindOf } from '../kinds/lookup.ts';
 import { CommandError, defineCommand } from './command.ts';
-import { getLayer, pageBoundsFor, rootOf } from './helpers.ts';
-import { setVertices } from './panel-helpers.ts';
+import { getLayer } from './helpers.ts';
 
 /** The smallest side a resize may leave. */
 export const MIN_LAYER_SIZE = 1;
 
 export type Corner = 'top-left' | 'top-right' | 'bottom-right' | 'bottom-left';
 
-function clampPanelDelta(node: LayerNode<'PANEL'>, dx: number, dy: number, page: Size | null): Point {
-  if (!page) return { x: dx, y: dy };
-  const box = boundsOf(node.data.vertices);
-  return {
-    x: Math.min(Math.max(dx, -box.x), page.width - box.x - box.width),
-    y: Math.min(Math.max(dy, -box.y), page.height - box.y - box.height),
-  };
-}
-
 function translate(node: LayerNode, dx: number, dy: number): void {
   node.transform.x += dx;
   node.transform.y += dy;
-  if (node.type === 'PANEL')
-    setVertices(
-      node,
-      node.data.vertices.map((p) => ({ x: p.x + dx, y: p.y + dy })),
-    );
+  kindOf(node).translate?.(node, dx, dy);
 }
 
 /**
- * Moves layers by a delta. Locked layers stay put (the command fails if nothing could move); a panel carries the
- * layers clipped to it and stays inside its page.
+ * Moves layers by a delta. Locked layers stay put (the command fails if nothing could move); a kind may limit the
+ * move (a panel stays inside its page) and carry the layers clipped to it (a panel carries its pictures).
  */
 export const moveLayers = defineCommand(
   'Move layer',
@@ -42,11 +29,11 @@ export const moveLayers = defineCommand(
     for (const node of movable) {
       if (moved.has(node.id)) continue;
       let { dx, dy } = args;
-      if (node.type === 'PANEL')
-        ({ x: dx, y: dy } = clampPanelDelta(node, dx, dy, pageBoundsFor(doc, rootOf(doc, node.id))));
+      const kind = kindOf(node);
+      if (kind.limitMove) ({ x: dx, y: dy } = kind.limitMove(doc, node, dx, dy));
       translate(node, dx, dy);
       moved.add(node.id);
-      if (node.type === 'PANEL') {
+      if (kind.carriesClipped) {
         for (const clippedId of node.clippedLayers) {
           const clipped = getLayer(doc, clippedId);
           if (!clipped.locked && !moved.has(clippedId) && !args.ids.includes(clippedId)) {
@@ -59,22 +46,12 @@ export const moveLayers = defineCommand(
   },
 );
 
-/** Places a layer's transform from a box; panels scale their vertices into the new box. */
+/** Places a layer into a box; its kind may say what that means (panels scale their vertices). */
 function applyBox(doc: DocState, node: LayerNode, x: number, y: number, width: number, height: number): void {
   if (width < MIN_LAYER_SIZE || height < MIN_LAYER_SIZE) throw new CommandError('The layer would be too small');
-  if (node.type === 'PANEL') {
-    const page = pageBoundsFor(doc, rootOf(doc, node.id));
-    if (page && (x < -1e-6 || y < -1e-6 || x + width > page.width + 1e-6 || y + height > page.height + 1e-6)) {
-      throw new CommandError('The panel must stay inside the page');
-    }
-    const box = boundsOf(node.data.vertices);
-    const sx = width / box.width;
-    const sy = height / box.height;
-    setVertices(
-      node,
-      node.data.vertices.map((p) => ({ x: x + (p.x - box.x) * sx, y: y + (p.y - box.y) * sy })),
-    );
-  } else node.transform = { x, y, size: { width, height } };
+  const kind = kindOf(node);
+  if (kind.placeBox) kind.placeBox(doc, node, { x, y, width, height });
+  else node.transform = { x, y, size: { width, height } };
 }
 
 export interface ResizeArgs {

@@ -7,7 +7,6 @@ import {
   createRaster,
   cropRaster,
   downscale,
-  drawOver,
   fillPolygon,
   opaqueBounds,
   parseHexColor,
@@ -15,7 +14,8 @@ import {
   type Raster,
   type Rect,
 } from './raster.ts';
-import { applyWatermark, needsWatermark, watermarkRaster, type Plan } from './watermark.ts';
+import { markRaster, needsWatermark, type Plan } from './watermark.ts';
+import { drawBlended } from './blend.ts';
 
 /** Why the builder or writer refused a page; the browser words each in the user's language. */
 export type ExportErrorCode =
@@ -94,6 +94,9 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
   let done = 0;
   let layerCount = 0;
   const composite = createRaster(plan.width, plan.height);
+  // The free tier's mark is in the pixels of every layer it crosses (no layer of its own that hiding would take
+  // away); the composite, drawn from those layers, carries it wherever there is art.
+  const watermark = needsWatermark(options.plan);
 
   /** Clip base for clipping layers: the last non-clipping layer's pixels in this group. */
   interface Base {
@@ -118,7 +121,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         base = { raster: null, left: 0, top: 0, hidden: false };
         continue;
       }
-      const { raster, rect } = pixelsFor(node, rasters, plan);
+      const { raster, rect } = pixelsFor(node, rasters, plan, watermark);
       const layer: Layer = {
         name: clampName(node.name),
         hidden: node.hidden,
@@ -129,14 +132,38 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
       };
       if (raster.width > 0 && raster.height > 0) layer.imageData = raster;
       if (node.clipping) layer.clipping = true;
+      if (node.opacity !== undefined && node.opacity !== 1) layer.opacity = node.opacity;
+      if (node.blendMode && node.blendMode !== 'normal') layer.blendMode = node.blendMode;
       if (node.text) layer.text = textData(node);
+      if (node.text?.stroke) {
+        const { color, size } = node.text.stroke;
+        layer.effects = {
+          stroke: [
+            {
+              enabled: true,
+              present: true,
+              showInDialog: true,
+              position: 'outside',
+              fillType: 'color',
+              blendMode: 'normal',
+              opacity: 1,
+              size: { units: 'Pixels', value: size },
+              color: hexToRgb(color),
+            },
+          ],
+        };
+      }
       out.push(layer);
 
       const hidden = parentHidden || node.hidden || (node.clipping && base.hidden);
+      const mode = node.blendMode ?? 'normal';
+      const opacity = node.opacity ?? 1;
       if (!hidden && raster.width > 0) {
         if (node.role === 'background' && done === 0) composite.data.set(raster.data);
-        else if (!node.clipping) drawOver(composite, raster, rect.x, rect.y);
-        else if (base.raster) drawOver(composite, raster, rect.x, rect.y, 1, { ...base, raster: base.raster });
+        else if (!node.clipping) drawBlended(composite, raster, rect.x, rect.y, mode, opacity);
+        else if (base.raster) {
+          drawBlended(composite, raster, rect.x, rect.y, mode, opacity, { ...base, raster: base.raster });
+        }
       }
       if (!node.clipping) base = { raster, left: rect.x, top: rect.y, hidden: parentHidden || node.hidden };
       options.onProgress?.(++done, total);
@@ -145,19 +172,6 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
   };
 
   const children = convert(plan.nodes, false);
-  if (needsWatermark(options.plan)) {
-    const { raster, rect } = watermarkRaster(plan.width, plan.height);
-    children.push({
-      name: 'Watermark',
-      left: rect.x,
-      top: rect.y,
-      right: rect.x + rect.width,
-      bottom: rect.y + rect.height,
-      imageData: raster,
-    });
-    layerCount++;
-    applyWatermark(composite, options.plan);
-  }
 
   const psd: Psd = { width: plan.width, height: plan.height, children, imageData: composite };
   if (options.thumbnail !== false) psd.imageResources = { thumbnailRaw: thumbnailOf(composite) };
@@ -246,6 +260,20 @@ function countRasters(nodes: readonly PlanNode[]): number {
 }
 
 function pixelsFor(
+  node: PlanRaster,
+  rasters: ReadonlyMap<string, Raster>,
+  plan: PagePlan,
+  watermark: boolean,
+): { raster: Raster; rect: Rect } {
+  const out = layerPixels(node, rasters, plan);
+  if (!watermark || out.raster.width === 0) return out;
+  // The caller's raster is never changed: it may be drawn again (another format, another plan).
+  const raster = out.raster === rasters.get(node.key) ? { ...out.raster, data: out.raster.data.slice() } : out.raster;
+  markRaster(raster, out.rect.x, out.rect.y, plan.width, plan.height);
+  return { raster, rect: out.rect };
+}
+
+function layerPixels(
   node: PlanRaster,
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,

@@ -1,4 +1,4 @@
-import { createRaster, drawOver, type Raster, type Rect } from './raster.ts';
+import type { Raster } from './raster.ts';
 
 /** The plan of `GET /api/auth/me` → `user.plan`; only the free tier is watermarked (editor.md §1, §6). */
 export type Plan = 'free' | 'subscriber';
@@ -20,46 +20,81 @@ const GLYPHS: Record<string, readonly string[]> = {
   ' ': ['00000', '00000', '00000', '00000', '00000', '00000', '00000'],
 };
 
+/** The slope of the lines of text: rising 30° to the right. */
+const ANGLE = (-30 * Math.PI) / 180;
+/** How far a marked pixel is pulled towards mid grey: seen on white paper and on black ink alike. */
+export const WATERMARK_STRENGTH = 0.3;
+const GREY = 128;
+
 /** Whether an export for this plan carries the watermark. */
 export function needsWatermark(plan: Plan): boolean {
   return plan !== 'subscriber';
 }
 
+let cached: { width: number; height: number; mask: Uint8Array } | null = null;
+
 /**
- * The watermark as its own raster and where it goes on a page of the given size: light text on a translucent
- * dark plate in the bottom-right corner, sized to about a quarter of the page width.
+ * Where the watermark is on a page: 1 for each pixel of the mark, row by row. A diagonal text repeated over the whole
+ * page (lines of "MADE WITH KOMA" 30° up, every line shifted by half a text), letters a 1/170 of the page wide, so
+ * that no margin crop and no hidden layer takes it away. Depends on the page size only.
  */
-export function watermarkRaster(pageWidth: number, pageHeight: number): { raster: Raster; rect: Rect } {
-  const cell = Math.max(1, Math.floor(pageWidth / 4 / (WATERMARK_TEXT.length * 6)));
-  const pad = cell * 3;
-  const width = Math.min(pageWidth, WATERMARK_TEXT.length * 6 * cell - cell + pad * 2);
-  const height = Math.min(pageHeight, 7 * cell + pad * 2);
-  const raster = createRaster(width, height, [0, 0, 0, 110]);
-  [...WATERMARK_TEXT].forEach((ch, index) => {
-    const glyph = GLYPHS[ch] ?? GLYPHS[' ']!;
-    glyph.forEach((row, gy) => {
-      for (let gx = 0; gx < 5; gx++) {
-        if (row[gx] !== '1') continue;
-        for (let y = 0; y < cell; y++) {
-          for (let x = 0; x < cell; x++) {
-            const px = pad + (index * 6 + gx) * cell + x;
-            const py = pad + gy * cell + y;
-            if (px >= width || py >= height) continue;
-            const o = (py * width + px) * 4;
-            raster.data.set([255, 255, 255, 230], o);
-          }
-        }
-      }
-    });
-  });
-  const margin = Math.min(Math.floor(pageWidth / 50), pageWidth - width, pageHeight - height);
-  return { raster, rect: { x: pageWidth - width - margin, y: pageHeight - height - margin, width, height } };
+export function watermarkMask(width: number, height: number): Uint8Array {
+  if (cached && cached.width === width && cached.height === height) return cached.mask;
+  const mask = new Uint8Array(Math.max(0, width * height));
+  const cell = Math.max(2, Math.round(Math.max(width, height) / 240));
+  const glyphs = [...WATERMARK_TEXT].map((ch) => GLYPHS[ch] ?? GLYPHS[' ']!);
+  const textLength = glyphs.length * 6 * cell;
+  const pitchU = textLength + 10 * cell;
+  const pitchV = 16 * cell;
+  const cos = Math.cos(ANGLE);
+  const sin = Math.sin(ANGLE);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const v = -x * sin + y * cos;
+      const line = Math.floor(v / pitchV);
+      const gy = Math.floor((v - line * pitchV) / cell);
+      if (gy >= 7) continue;
+      const u = x * cos + y * sin + (line & 1 ? pitchU / 2 : 0) + 1e6 * pitchU;
+      const along = u % pitchU;
+      if (along >= textLength) continue;
+      const index = Math.floor(along / (6 * cell));
+      const gx = Math.floor((along - index * 6 * cell) / cell);
+      if (gx < 5 && glyphs[index]![gy]![gx] === '1') mask[y * width + x] = 1;
+    }
+  }
+  cached = { width, height, mask };
+  return mask;
 }
 
-/** Composites the watermark onto a finished page in place when the plan asks for one; returns whether it did. */
+/**
+ * Puts the mark into the pixels of a raster that sits at (left, top) on a page of the given size: every pixel of the
+ * raster under the mark, whatever its alpha, is pulled towards grey. Each layer of a PSD carries it so.
+ */
+export function markRaster(raster: Raster, left: number, top: number, pageWidth: number, pageHeight: number): void {
+  const mask = watermarkMask(pageWidth, pageHeight);
+  const keep = 1 - WATERMARK_STRENGTH;
+  const add = GREY * WATERMARK_STRENGTH;
+  const x0 = Math.max(0, -left);
+  const x1 = Math.min(raster.width, pageWidth - left);
+  const y0 = Math.max(0, -top);
+  const y1 = Math.min(raster.height, pageHeight - top);
+  const data = raster.data;
+  for (let y = y0; y < y1; y++) {
+    const row = (top + y) * pageWidth + left;
+    for (let x = x0; x < x1; x++) {
+      if (mask[row + x] === 0) continue;
+      const o = (y * raster.width + x) * 4;
+      if (data[o + 3] === 0) continue;
+      data[o] = data[o]! * keep + add;
+      data[o + 1] = data[o + 1]! * keep + add;
+      data[o + 2] = data[o + 2]! * keep + add;
+    }
+  }
+}
+
+/** Puts the mark into a whole page (a flattened picture) when the plan asks for one; returns whether it did. */
 export function applyWatermark(page: Raster, plan: Plan): boolean {
   if (!needsWatermark(plan)) return false;
-  const { raster, rect } = watermarkRaster(page.width, page.height);
-  drawOver(page, raster, rect.x, rect.y);
+  markRaster(page, 0, 0, page.width, page.height);
   return true;
 }

@@ -1,28 +1,16 @@
-import { HANDLE_HIT_MARGIN, type Point, type ViewTransform } from '@koma/domain';
-import { bubbleShape, tailFromTip } from '../text/tail.ts';
-import { newBubbleData } from '../text/defaults.ts';
-import { updateText } from '../commands/text.ts';
-import type { Editor, Gesture } from '../editor.ts';
+import type { Point, TextData, ViewTransform } from '@koma/domain';
+import type { Editor } from '../editor.ts';
 import type { UiStore, InteractionState } from '../ui/ui-state.ts';
 import type { DocState, LayerNode } from '../store/state.ts';
-import { addSketch, addText } from '../commands/layers.ts';
 import { moveLayers, resizeLayer } from '../commands/transform.ts';
-import { moveJoint } from '../commands/pose.ts';
-import { movePanelVertices, splitPanel } from '../commands/panels.ts';
-import { addSketchStroke } from '../commands/sketch.ts';
-import { addMaskStroke } from '../commands/image.ts';
-import { panelsUnder } from '../commands/panel-helpers.ts';
-import type { Corner } from '../commands/transform.ts';
-import { boxOf, cornerAt, edgeAt, hitLayer, jointAt, layersInRect, vertexAt } from './hit.ts';
+import { kindForTool, kindOf, registeredKinds } from '../kinds/lookup.ts';
+import { cornerAt, hitLayer, layersInRect } from './hit.ts';
+import { gestureDrag, pressureRadius, type CanvasPointer, type Drag, type ToolHost, type ToolStart } from './drag.ts';
 import { pan, screenToCanvas } from '../view/view.ts';
+import { newBubbleData } from '../text/defaults.ts';
 
-/** A pointer event in both coordinate spaces. */
-export interface CanvasPointer {
-  screen: Point;
-  button: number;
-  shift?: boolean;
-  alt?: boolean;
-}
+export type { CanvasPointer } from './drag.ts';
+export { pressureRadius } from './drag.ts';
 
 /** What the controller needs from the screen around it. */
 export interface InteractionHost {
@@ -32,47 +20,44 @@ export interface InteractionHost {
   setView(view: ViewTransform): void;
   /** The root group being edited: the infinite canvas or the open page. */
   activeRoot(): string;
+  /** A new bubble's data (the app makes it in the interface's language); the spec's default when absent. */
+  newBubble?(): TextData;
 }
 
-/** Moves smaller than this (screen px) count as a click, not a drag. */
-const CLICK_SLOP = 3;
 export const PAINT_REFUSED_CLIPPED = 'Please merge the layer before painting on it.';
 export const PAINT_REFUSED_PROCESSING = 'The layer is still processing.';
 export const NO_LAYER_SELECTED = 'No layer selected.';
 
-type Active =
-  | { kind: 'MOVE_VIEW'; start: Point; view: ViewTransform }
-  | { kind: 'MOVE_LAYER'; start: Point; ids: string[]; gesture: Gesture<{ ids: string[]; dx: number; dy: number }> }
-  | {
-      kind: 'RESIZE_LAYER';
-      start: Point;
-      id: string;
-      corner: Corner;
-      keepAspect: boolean;
-      gesture: Gesture<Parameters<typeof resizeLayer.run>[1]>;
-    }
-  | { kind: 'SELECTION'; start: Point }
-  | { kind: 'PAINT'; id: string; points: number[] }
-  | { kind: 'PAINT_CANVAS'; id: string; points: number[]; gesture: Gesture<Parameters<typeof addSketchStroke.run>[1]> }
-  | { kind: 'MOVE_JOINT'; id: string; candidate: number; gesture: Gesture<Parameters<typeof moveJoint.run>[1]> }
-  | {
-      kind: 'MOVE_PANEL_VERTEX' | 'EXPAND_PANEL';
-      start: Point;
-      moves: { panelId: string; index: number }[];
-      gesture: Gesture<Parameters<typeof movePanelVertices.run>[1]>;
-    }
-  | { kind: 'PANEL_CLICK'; start: Point; panelId: string; screen: Point }
-  | { kind: 'MOVE_TAIL'; id: string; gesture: Gesture<Parameters<typeof updateText.run>[1]> };
-
 /**
- * The pointer interactions of editor.md §4 as a state machine over the six tools. Every drag runs as one gesture,
- * so it lands in history as one entry when the pointer goes up.
+ * The pointer interactions of editor.md §4 as a state machine over the six tools. The common ones (pan, move,
+ * resize, rubber-band selection, choosing what a brush paints) live here; a kind's own tool, handles and brush
+ * come from its definition (kinds/*.ts) as drags. Every drag that changes the document runs as one gesture, so it
+ * lands in history as one entry when the pointer goes up.
  */
 export class InteractionController {
-  private active: Active | null = null;
-  private downScreen: Point | null = null;
+  private active: Drag | null = null;
+  private down: Point | null = null;
+  /** A pen's pressures since pointer-down (none for a mouse or a finger). */
+  private pressures: number[] = [];
+  private readonly tools: ToolHost;
 
-  constructor(private readonly host: InteractionHost) {}
+  constructor(private readonly host: InteractionHost) {
+    this.tools = {
+      editor: host.editor,
+      ui: host.ui,
+      get doc() {
+        return host.editor.doc;
+      },
+      zoom: () => host.view().zoom,
+      activeRoot: () => host.activeRoot(),
+      select: (ids) => this.select(ids),
+      enter: (state) => this.set(state, null),
+      hitAt: (p, accept) => hitLayer(host.editor.doc, host.activeRoot(), p, accept),
+      downScreen: () => this.down,
+      brushRadius: () => pressureRadius(host.ui.state.brushSize, this.pressures),
+      newBubble: () => host.newBubble?.() ?? newBubbleData(),
+    };
+  }
 
   get state(): InteractionState {
     return this.host.ui.state.interaction;
@@ -86,37 +71,35 @@ export class InteractionController {
     return screenToCanvas(this.host.view(), screen);
   }
 
-  private set(kind: InteractionState, active: Active | null): void {
+  private set(state: InteractionState, active: Drag | null): void {
     this.active = active;
-    if (this.host.ui.state.interaction !== kind) this.host.ui.update({ interaction: kind });
+    if (this.host.ui.state.interaction !== state) this.host.ui.update({ interaction: state });
+  }
+
+  /** Takes what a pointer-down asked for: a drag (in its state), panning, or nothing. */
+  private begin(start: ToolStart, e: CanvasPointer): void {
+    if (start === 'pan') this.set('MOVE_VIEW', this.panDrag(e));
+    else if (start?.state) this.set(start.state, start);
+    else if (start) this.active = start;
   }
 
   pointerDown(e: CanvasPointer): void {
     this.cancel();
-    this.downScreen = e.screen;
+    this.down = e.screen;
+    this.pressures = e.pressure === undefined ? [] : [e.pressure];
     const ui = this.host.ui.state;
     const p = this.toCanvas(e.screen);
-    const root = this.host.activeRoot();
-    if (e.button === 1 || ui.panArmed) {
-      this.set('MOVE_VIEW', { kind: 'MOVE_VIEW', start: e.screen, view: this.host.view() });
-      return;
-    }
+    if (e.button === 1 || ui.panArmed) return this.begin('pan', e);
     if (e.button !== 0) return;
     switch (ui.tool) {
       case 'MOVE':
-        return this.downMove(e, p, root);
+        return this.begin(this.downMove(e, p), e);
       case 'SELECT':
-        this.set('SELECTION', { kind: 'SELECTION', start: p });
-        this.host.ui.update({ selectionRect: { x: p.x, y: p.y, width: 0, height: 0 } });
-        return;
+        return this.begin(this.selectionDrag(p), e);
       case 'BRUSH':
-        return this.downBrush(p, root);
-      case 'POSE':
-        return this.downPose(e, p, root);
-      case 'PANEL':
-        return this.downPanel(e, p, root);
-      case 'TEXT':
-        return this.downText(p, root);
+        return this.begin(this.downBrush(p), e);
+      default:
+        return this.begin(kindForTool(ui.tool)?.tool?.down(this.tools, e, p) ?? null, e);
     }
   }
 
@@ -124,212 +107,113 @@ export class InteractionController {
     this.host.ui.update({ selection: ids });
   }
 
-  private downMove(e: CanvasPointer, p: Point, root: string): void {
+  private panDrag(e: CanvasPointer): Drag {
+    const start = e.screen;
+    const view = this.host.view();
+    return {
+      state: 'MOVE_VIEW',
+      move: (_p, m) => this.host.setView(pan(view, m.screen.x - start.x, m.screen.y - start.y)),
+      up() {},
+      cancel() {},
+    };
+  }
+
+  private selectionDrag(start: Point): Drag {
+    const ui = this.host.ui;
+    ui.update({ selectionRect: { x: start.x, y: start.y, width: 0, height: 0 } });
+    return {
+      state: 'SELECTION',
+      move: (p) => ui.update({ selectionRect: normalizeRect(start, p) }),
+      up: (p) => {
+        const ids = layersInRect(this.doc, this.host.activeRoot(), normalizeRect(start, p));
+        ui.update({ selectionRect: null, selection: ids });
+        if (ids.length === 0) ui.notify(NO_LAYER_SELECTED);
+      },
+      cancel: () => ui.update({ selectionRect: null }),
+    };
+  }
+
+  private downMove(e: CanvasPointer, p: Point): ToolStart {
     const selection = this.host.ui.state.selection;
     const zoom = this.host.view().zoom;
     if (selection.length === 1) {
       const node = this.doc.layers[selection[0]!];
-      if (node?.type === 'TEXT' && !node.locked && tailTipNear(node, p, zoom)) {
-        // Dragging a speech bubble's tail tip re-aims the tail; one undo step per drag.
-        this.set('MOVE_LAYER', { kind: 'MOVE_TAIL', id: node.id, gesture: this.host.editor.beginGesture(updateText) });
-        return;
-      }
+      const grabbed = node && !node.locked ? kindOf(node).grab?.(this.tools, node, p) : null;
+      if (grabbed) return grabbed;
       const corner = node && !node.locked ? cornerAt(node, p, zoom) : null;
       if (node && corner) {
-        const gesture = this.host.editor.beginGesture(resizeLayer);
-        const keepAspect = node.type === 'IMAGE' || !!e.shift;
-        this.set('RESIZE_LAYER', { kind: 'RESIZE_LAYER', start: p, id: node.id, corner, keepAspect, gesture });
-        return;
+        const keepAspect = kindOf(node).keepAspect || !!e.shift;
+        const id = node.id;
+        return gestureDrag('RESIZE_LAYER', this.host.editor.beginGesture(resizeLayer), (q) => ({
+          id,
+          corner,
+          dx: q.x - p.x,
+          dy: q.y - p.y,
+          keepAspect,
+        }));
       }
     }
-    const hit = hitLayer(this.doc, root, p);
+    const hit = hitLayer(this.doc, this.host.activeRoot(), p);
     if (!hit) {
       this.select([]);
-      this.set('MOVE_VIEW', { kind: 'MOVE_VIEW', start: e.screen, view: this.host.view() });
-      return;
+      return 'pan';
     }
     const ids = e.shift ? [...new Set([...selection, hit])] : selection.includes(hit) ? selection : [hit];
     this.select(ids);
-    if (ids.every((id) => this.doc.layers[id]?.locked)) return;
-    this.set('MOVE_LAYER', { kind: 'MOVE_LAYER', start: p, ids, gesture: this.host.editor.beginGesture(moveLayers) });
+    if (ids.every((id) => this.doc.layers[id]?.locked)) return null;
+    return gestureDrag('MOVE_LAYER', this.host.editor.beginGesture(moveLayers), (q) => ({
+      ids,
+      dx: q.x - p.x,
+      dy: q.y - p.y,
+    }));
   }
 
+  /** Painting is refused while the layer is processing, or onto a layer clipped to a picture (merge it first). */
   private canPaint(node: LayerNode): boolean {
     if (this.host.ui.state.processing[node.id]) {
       this.host.ui.notify(PAINT_REFUSED_PROCESSING, 'error');
       return false;
     }
     const target = node.clipTarget ? this.doc.layers[node.clipTarget] : null;
-    if (target?.type === 'IMAGE') {
+    if (target && kindOf(target).raster) {
       this.host.ui.notify(PAINT_REFUSED_CLIPPED, 'error');
       return false;
     }
     return true;
   }
 
-  private downBrush(p: Point, root: string): void {
+  /** The brush paints the selected layer, else the one under it; elsewhere it starts a new layer to paint in. */
+  private downBrush(p: Point): ToolStart {
     const ui = this.host.ui.state;
+    const root = this.host.activeRoot();
     const selected = ui.selection.length === 1 ? this.doc.layers[ui.selection[0]!] : undefined;
     const target =
       selected ??
       (() => {
-        const hit = hitLayer(this.doc, root, p, (n) => n.type === 'IMAGE' || n.type === 'SKETCH');
+        const hit = hitLayer(this.doc, root, p, (n) => !!kindOf(n).brush);
         return hit ? this.doc.layers[hit] : undefined;
       })();
-    if (target?.type === 'IMAGE') {
-      if (!this.canPaint(target)) return;
+    const brush = target && kindOf(target).brush;
+    if (target && brush) {
+      if (!this.canPaint(target)) return null;
       this.select([target.id]);
-      this.set('PAINT', { kind: 'PAINT', id: target.id, points: [...this.toImageSpace(target, p)] });
-      return;
+      return brush.start(this.tools, target, p);
     }
-    let sketchId = target?.type === 'SKETCH' ? target.id : null;
-    if (sketchId && !this.canPaint(this.doc.layers[sketchId]!)) return;
-    if (!sketchId) {
-      // A stroke on empty canvas starts a sketch layer covering the page (or the visible area on the infinite canvas).
-      const page = this.doc.pages.some((pg) => pg.rootId === root);
-      const transform = page
-        ? { x: 0, y: 0, size: { width: this.doc.comicConfiguration.width, height: this.doc.comicConfiguration.height } }
-        : { x: p.x - 512, y: p.y - 512, size: { width: 1024, height: 1024 } };
-      const created = this.host.editor.execute(addSketch, { parentId: root, transform });
-      if (!created.ok) return;
-      sketchId = created.value;
+    for (const kind of registeredKinds()) {
+      if (!kind.createForBrush || !kind.brush) continue;
+      const created = kind.createForBrush(this.tools, p, root);
+      if (!created) return null;
+      this.select([created.id]);
+      return kind.brush.start(this.tools, created, p);
     }
-    const sketch = this.doc.layers[sketchId]!;
-    this.select([sketchId]);
-    const local = [p.x - sketch.transform.x, p.y - sketch.transform.y];
-    const gesture = this.host.editor.beginGesture(addSketchStroke);
-    const active: Active = { kind: 'PAINT_CANVAS', id: sketchId, points: local, gesture };
-    this.set('PAINT_CANVAS', active);
-    gesture.update(this.strokeArgs(active));
-  }
-
-  private strokeArgs(a: Extract<Active, { kind: 'PAINT_CANVAS' }>) {
-    return { id: a.id, color: this.host.ui.state.brushColor, radius: this.host.ui.state.brushSize, points: a.points };
-  }
-
-  private toImageSpace(node: LayerNode, p: Point): [number, number] {
-    const t = node.transform;
-    const sx = node.originalSize.width / (t.size.width || 1);
-    const sy = node.originalSize.height / (t.size.height || 1);
-    return [(p.x - t.x) * sx, (p.y - t.y) * sy];
-  }
-
-  private downPose(e: CanvasPointer, p: Point, root: string): void {
-    const hit = hitLayer(this.doc, root, p, (n) => n.type === 'POSE');
-    if (!hit) {
-      this.set('MOVE_VIEW', { kind: 'MOVE_VIEW', start: e.screen, view: this.host.view() });
-      return;
-    }
-    const pose = this.doc.layers[hit] as LayerNode<'POSE'>;
-    this.select([hit]);
-    const candidate = jointAt(pose, p);
-    if (candidate === null || pose.locked) return;
-    const gesture = this.host.editor.beginGesture(moveJoint);
-    this.set('MOVE_JOINT', { kind: 'MOVE_JOINT', id: hit, candidate, gesture });
-  }
-
-  private downPanel(e: CanvasPointer, p: Point, root: string): void {
-    const panels = panelsUnder(this.doc, root).filter((n) => n.visible);
-    const vertex = vertexAt(panels, p);
-    if (vertex) {
-      this.select([vertex.panelId]);
-      const gesture = this.host.editor.beginGesture(movePanelVertices);
-      this.set('MOVE_PANEL_VERTEX', { kind: 'MOVE_PANEL_VERTEX', start: p, moves: [vertex], gesture });
-      return;
-    }
-    const edge = edgeAt(panels, p, this.host.view().zoom);
-    if (edge) {
-      this.select([edge.panelId]);
-      const moves = edge.indices.map((index) => ({ panelId: edge.panelId, index }));
-      const gesture = this.host.editor.beginGesture(movePanelVertices);
-      this.set('EXPAND_PANEL', { kind: 'EXPAND_PANEL', start: p, moves, gesture });
-      return;
-    }
-    const hit = hitLayer(this.doc, root, p, (n) => n.type === 'PANEL');
-    if (hit) {
-      this.select([hit]);
-      this.active = { kind: 'PANEL_CLICK', start: p, panelId: hit, screen: e.screen };
-      return;
-    }
-    this.set('MOVE_VIEW', { kind: 'MOVE_VIEW', start: e.screen, view: this.host.view() });
-  }
-
-  private downText(p: Point, root: string): void {
-    const hit = hitLayer(this.doc, root, p, (n) => n.type === 'TEXT');
-    if (hit) {
-      this.select([hit]);
-      this.set('EDIT_TEXT', null);
-      this.host.ui.update({ editingTextId: hit });
-      return;
-    }
-    const width = 360;
-    const height = 240;
-    const created = this.host.editor.execute(addText, {
-      parentId: root,
-      transform: { x: p.x - width / 2, y: p.y - height / 2, size: { width, height } },
-      data: newBubbleData(),
-    });
-    if (!created.ok) return;
-    this.select([created.value]);
-    this.set('EDIT_TEXT', null);
-    this.host.ui.update({ editingTextId: created.value });
+    return null;
   }
 
   pointerMove(e: CanvasPointer): void {
     const p = this.toCanvas(e.screen);
     this.host.ui.update({ pointer: p });
-    const a = this.active;
-    if (!a) return;
-    switch (a.kind) {
-      case 'MOVE_VIEW':
-        this.host.setView(pan(a.view, e.screen.x - a.start.x, e.screen.y - a.start.y));
-        return;
-      case 'MOVE_LAYER':
-        a.gesture.update({ ids: a.ids, dx: p.x - a.start.x, dy: p.y - a.start.y });
-        return;
-      case 'RESIZE_LAYER':
-        a.gesture.update({
-          id: a.id,
-          corner: a.corner,
-          dx: p.x - a.start.x,
-          dy: p.y - a.start.y,
-          keepAspect: a.keepAspect,
-        });
-        return;
-      case 'SELECTION':
-        this.host.ui.update({ selectionRect: normalizeRect(a.start, p) });
-        return;
-      case 'PAINT': {
-        const node = this.doc.layers[a.id];
-        if (node) a.points.push(...this.toImageSpace(node, p));
-        return;
-      }
-      case 'PAINT_CANVAS': {
-        const node = this.doc.layers[a.id];
-        if (!node) return;
-        a.points.push(p.x - node.transform.x, p.y - node.transform.y);
-        a.gesture.update(this.strokeArgs(a));
-        return;
-      }
-      case 'MOVE_JOINT': {
-        const b = boxOf(this.doc.layers[a.id]!);
-        a.gesture.update({ id: a.id, candidate: a.candidate, x: (p.x - b.x) / b.width, y: (p.y - b.y) / b.height });
-        return;
-      }
-      case 'MOVE_PANEL_VERTEX':
-      case 'EXPAND_PANEL':
-        a.gesture.update({ moves: a.moves, dx: p.x - a.start.x, dy: p.y - a.start.y });
-        return;
-      case 'PANEL_CLICK':
-        return;
-      case 'MOVE_TAIL': {
-        const node = this.doc.layers[a.id];
-        if (node?.type !== 'TEXT') return;
-        const aimed = tailFromTip(node.data, boxOf(node), p);
-        if (aimed) a.gesture.update({ id: a.id, patch: aimed });
-        return;
-      }
-    }
+    if (this.active && e.pressure !== undefined) this.pressures.push(e.pressure);
+    this.active?.move(p, e);
   }
 
   pointerUp(e: CanvasPointer): void {
@@ -337,66 +221,30 @@ export class InteractionController {
     const p = this.toCanvas(e.screen);
     this.active = null;
     if (!a) {
-      this.downScreen = null;
+      this.down = null;
       return;
     }
-    switch (a.kind) {
-      case 'MOVE_LAYER':
-      case 'RESIZE_LAYER':
-      case 'PAINT_CANVAS':
-      case 'MOVE_JOINT':
-      case 'MOVE_PANEL_VERTEX':
-      case 'EXPAND_PANEL':
-      case 'MOVE_TAIL':
-        a.gesture.commit();
-        break;
-      case 'SELECTION': {
-        const rect = normalizeRect(a.start, p);
-        const ids = layersInRect(this.doc, this.host.activeRoot(), rect);
-        this.host.ui.update({ selectionRect: null, selection: ids });
-        if (ids.length === 0) this.host.ui.notify(NO_LAYER_SELECTED);
-        break;
-      }
-      case 'PAINT': {
-        const node = this.doc.layers[a.id];
-        const radius =
-          this.host.ui.state.brushSize * (node ? node.originalSize.width / (node.transform.size.width || 1) : 1);
-        const result = this.host.editor.execute(addMaskStroke, { id: a.id, points: a.points, radius });
-        // Releasing a mask stroke opens the editing (inpaint) window for the layer.
-        if (result.ok) this.host.ui.update((s) => ({ toolStates: { ...s.toolStates, [a.id]: { tab: 5, window: 0 } } }));
-        break;
-      }
-      case 'PANEL_CLICK': {
-        const moved = this.downScreen ? Math.hypot(e.screen.x - this.downScreen.x, e.screen.y - this.downScreen.y) : 0;
-        const panel = this.doc.layers[a.panelId];
-        if (moved <= CLICK_SLOP && panel) {
-          const b = boxOf(panel);
-          const vertical = !!e.shift;
-          const at = vertical ? (p.x - b.x) / b.width : (p.y - b.y) / b.height;
-          const result = this.host.editor.execute(splitPanel, {
-            id: a.panelId,
-            direction: vertical ? 'vertical' : 'horizontal',
-            at,
-          });
-          if (result.ok) this.select([a.panelId, result.value]);
-        }
-        break;
-      }
-      case 'MOVE_VIEW':
-        break;
-    }
-    this.downScreen = null;
+    a.up(p, e);
+    this.down = null;
     this.set('NONE', null);
   }
 
   /** Abandons the current drag (Escape or a lost pointer): the document goes back to how it was. */
   cancel(): void {
-    const a = this.active;
-    if (a && 'gesture' in a) a.gesture.cancel();
-    if (a?.kind === 'SELECTION') this.host.ui.update({ selectionRect: null });
+    this.active?.cancel();
     this.active = null;
     if (this.host.ui.state.interaction !== 'NONE' && this.host.ui.state.interaction !== 'EDIT_TEXT')
       this.set('NONE', null);
+  }
+
+  /** Starts in-place editing of a text layer (a double click with the Move tool): selects it and opens the editor. */
+  beginTextEdit(id: string): void {
+    if (this.host.editor.doc.layers[id]?.type !== 'TEXT') return;
+    this.active?.cancel();
+    this.active = null;
+    this.select([id]);
+    this.set('EDIT_TEXT', null);
+    this.host.ui.update({ editingTextId: id });
   }
 
   /** Leaves in-place text editing. */
@@ -404,17 +252,6 @@ export class InteractionController {
     this.host.ui.update({ editingTextId: null });
     this.set('NONE', null);
   }
-}
-
-/** The tip of a text layer's speech-bubble tail, in canvas units, or null when it has none. */
-export function tailTip(node: LayerNode<'TEXT'>): Point | null {
-  if (node.data.backgroundType !== 'SPEECH_BUBBLE' || !node.data.hasTail) return null;
-  return bubbleShape(node.data, boxOf(node)).tail?.tip ?? null;
-}
-
-function tailTipNear(node: LayerNode<'TEXT'>, p: Point, zoom: number): boolean {
-  const tip = tailTip(node);
-  return !!tip && Math.hypot(tip.x - p.x, tip.y - p.y) <= (HANDLE_HIT_MARGIN * 1.5) / zoom;
 }
 
 function normalizeRect(a: Point, b: Point) {

@@ -1,8 +1,8 @@
-import { BRUSH_SIZE_STEP, DEFAULT_PANEL_SIZES } from '@koma/domain';
+import { BRUSH_SIZE_STEP, DEFAULT_PANEL_SIZES, type LayerType } from '@koma/domain';
 import { TOOLS, clampBrush } from '../ui/ui-state.ts';
 import { addPanel, rearrangeLayer, removeLayers } from '../commands/layers.ts';
 import { scaleLayer } from '../commands/transform.ts';
-import { togglePanelBorder } from '../commands/panels.ts';
+import { kindOf, registeredKinds } from '../kinds/lookup.ts';
 import type { InteractionHost } from './controller.ts';
 
 export interface KeyInput {
@@ -15,8 +15,16 @@ export interface KeyInput {
   inTextInput?: boolean;
 }
 
+/**
+ * Why a shortcut did nothing; the screen says it in the user's language (issue 16: no command fails silently).
+ * 'needsKind' comes with the layer types whose own key it was (`m`: a panel).
+ */
+export type ShortcutRefusal = 'noSelection' | 'needsKind' | 'nothingToUndo' | 'nothingToRedo';
+
 /** Shortcut effects that need the screen around the editor (generation, view animation, image loading). */
 export interface ShortcutActions {
+  /** A key whose command cannot run now: tell the user why. */
+  refused?(reason: ShortcutRefusal, types?: readonly LayerType[]): void;
   generateAtPointer(): void;
   generateFromPoseOrSketch(): void;
   estimatePose(): void;
@@ -33,12 +41,13 @@ export function handleKeyDown(input: KeyInput, host: InteractionHost, actions: S
   const key = input.key.length === 1 ? input.key.toLowerCase() : input.key;
   const selection = ui.state.selection;
 
+  const refuse = (reason: ShortcutRefusal, types?: readonly LayerType[]) => (actions.refused?.(reason, types), true);
   if (mod) {
-    if (key === 'z' && input.shift) return (editor.redo(), true);
-    if (key === 'z') return (editor.undo(), true);
-    if (key === 'y') return (editor.redo(), true);
+    if ((key === 'z' && input.shift) || key === 'y') return editor.redo() || refuse('nothingToRedo');
+    if (key === 'z') return editor.undo() || refuse('nothingToUndo');
     if (key === 'd') return (ui.update({ selection: [] }), true);
     if (key === '-' || key === '=' || key === '+') {
+      if (selection.length === 0) return refuse('noSelection');
       for (const id of selection) editor.execute(scaleLayer, { id, direction: key === '-' ? -1 : 1 });
       return true;
     }
@@ -51,6 +60,26 @@ export function handleKeyDown(input: KeyInput, host: InteractionHost, actions: S
     ui.update({ tool: TOOLS[toolIndex]! });
     return true;
   }
+  // A kind's own one-key commands (`m`: a panel's border) act on each selected layer of that kind.
+  const owners = registeredKinds().filter((k) => k.keys?.[key]);
+  if (owners.length > 0) {
+    let acted = false;
+    for (const id of selection) {
+      const node = editor.doc.layers[id];
+      const command = node && kindOf(node).keys?.[key];
+      if (command) {
+        editor.execute(command, { id });
+        acted = true;
+      }
+    }
+    return (
+      acted ||
+      refuse(
+        'needsKind',
+        owners.map((k) => k.type),
+      )
+    );
+  }
   switch (key) {
     case '[':
     case ']':
@@ -62,11 +91,12 @@ export function handleKeyDown(input: KeyInput, host: InteractionHost, actions: S
       return true;
     case 'f':
     case 'b':
+      if (selection.length === 0) return refuse('noSelection');
       for (const id of selection) editor.execute(rearrangeLayer, { id, to: key === 'f' ? 'front' : 'back' });
       return true;
     case 'Backspace':
     case 'Delete':
-      if (selection.length === 0) return false;
+      if (selection.length === 0) return refuse('noSelection');
       if (editor.execute(removeLayers, { ids: selection }).ok) ui.update({ selection: [] });
       return true;
     case ' ':
@@ -85,10 +115,6 @@ export function handleKeyDown(input: KeyInput, host: InteractionHost, actions: S
       if (result.ok) ui.update({ selection: [result.value] });
       return true;
     }
-    case 'm':
-      for (const id of selection)
-        if (editor.doc.layers[id]?.type === 'PANEL') editor.execute(togglePanelBorder, { id });
-      return true;
     case 'c':
       actions.recenter();
       return true;

@@ -1,10 +1,12 @@
-import { PANEL_SPLIT_GAP, insideRect } from '@koma/domain';
+import { PANEL_SPLIT_GAP } from '@koma/domain';
 import type { DocState } from './state.ts';
+import { kindOf } from '../kinds/lookup.ts';
+import { isPanel } from '../kinds/panel-geometry.ts';
 
 /**
  * Lists every broken invariant of the store (empty when sound): tree links agree, clip links agree in both
- * directions and stay between siblings, panel neighbour lists are symmetric, panels stay inside their page and
- * their transform is their bounding box.
+ * directions and stay between siblings, and each kind's own invariants hold (panels: symmetric neighbour lists,
+ * inside their page, transform equal to their bounding box).
  */
 export function findInvariantViolations(doc: DocState): string[] {
   const problems: string[] = [];
@@ -31,44 +33,9 @@ export function findInvariantViolations(doc: DocState): string[] {
     if (node.clipTarget !== null && !doc.layers[node.clipTarget]?.clippedLayers.includes(id)) {
       problems.push(`${id}: clip target ${node.clipTarget} does not list it`);
     }
-    if (node.type === 'PANEL') {
-      const sides = node.data.neighborPanels;
-      const back = { left: 'right', right: 'left', top: 'bottom', bottom: 'top' } as const;
-      for (const side of ['left', 'right', 'top', 'bottom'] as const) {
-        for (const other of sides[side]) {
-          const o = doc.layers[other];
-          if (o?.type !== 'PANEL') problems.push(`${id}: neighbour ${other} is not a panel`);
-          else if (!o.data.neighborPanels[back[side]].includes(id))
-            problems.push(`${id}: ${side} neighbour ${other} is one-sided`);
-        }
-      }
-      const xs = node.data.vertices.map((v) => v.x);
-      const ys = node.data.vertices.map((v) => v.y);
-      const t = node.transform;
-      const near = (a: number, b: number) => Math.abs(a - b) < 1e-6;
-      if (
-        !near(t.x, Math.min(...xs)) ||
-        !near(t.y, Math.min(...ys)) ||
-        !near(t.x + t.size.width, Math.max(...xs)) ||
-        !near(t.y + t.size.height, Math.max(...ys))
-      ) {
-        problems.push(`${id}: transform is not the bounding box of its vertices`);
-      }
-    }
+    problems.push(...(kindOf(node).invariants?.(doc, node) ?? []));
   }
-  for (const page of doc.pages) {
-    const root = doc.layers[page.rootId];
-    if (!root) {
-      problems.push(`page ${page.uuid}: root missing`);
-      continue;
-    }
-    for (const child of root.children) {
-      const node = doc.layers[child];
-      if (node?.type === 'PANEL' && !insideRect(node.data.vertices, doc.comicConfiguration)) {
-        problems.push(`${child}: panel leaves the page`);
-      }
-    }
-  }
+  for (const page of doc.pages) if (!doc.layers[page.rootId]) problems.push(`page ${page.uuid}: root missing`);
   return problems;
 }
 
@@ -76,7 +43,7 @@ export function findInvariantViolations(doc: DocState): string[] {
 export function splitGap(doc: DocState, a: string, b: string): number | null {
   const pa = doc.layers[a];
   const pb = doc.layers[b];
-  if (pa?.type !== 'PANEL' || pb?.type !== 'PANEL') return null;
+  if (!isPanel(pa) || !isPanel(pb)) return null;
   const [aTL, aTR, aBR, aBL] = pa.data.vertices;
   const [bTL, bTR, , bBL] = pb.data.vertices;
   if (!aTL || !aTR || !aBR || !aBL || !bTL || !bTR || !bBL) return null;

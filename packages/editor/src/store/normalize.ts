@@ -50,6 +50,11 @@ export function denormalize(doc: DocState): WorkspaceData {
       visible: node.visible,
       locked: node.locked,
       clippedLayers: node.clippedLayers,
+      opacity: node.opacity ?? 1,
+      blendMode: node.blendMode ?? 'normal',
+      rotation: node.rotation ?? 0,
+      flipX: node.flipX ?? false,
+      flipY: node.flipY ?? false,
       children: node.children.map(build),
       data: node.data,
     } as Layer;

@@ -1,5 +1,6 @@
 import type {
   ComicConfiguration,
+  LayerAppearance,
   LayerDataByType,
   LayerType,
   RegionalPrompt,
@@ -26,7 +27,7 @@ export type LayerNode<T extends LayerType = LayerType> = {
     parent: string | null;
     children: string[];
     data: LayerDataByType[K];
-  };
+  } & LayerAppearance;
 }[T];
 
 export interface PageState {

@@ -1,15 +1,66 @@
-import { proceduralBubbleKind, type Paddings, type Rect, type TextData } from '@koma/domain';
+import {
+  BUBBLE_LINE_SPACING_FACTOR,
+  BUBBLE_LINE_SPACING_FACTOR_VERTICAL,
+  proceduralBubbleKind,
+  type Paddings,
+  type Rect,
+  type TextData,
+} from '@koma/domain';
+import { parseRuby, placeRuby, type BaseExtent, type RubyMark } from './ruby.ts';
 import type { MeasureText } from './font.ts';
 import { layoutHorizontal, type HorizontalLayout } from './layout-horizontal.ts';
 import { layoutVertical, type VerticalLayout } from './layout-vertical.ts';
 import { bubbleTextArea } from './outline.ts';
+import { bubbleLook } from './paint-bubble.ts';
 import { wobbleOf } from './procedural-outline.ts';
 
-export type TextLayout = HorizontalLayout | VerticalLayout;
+export type TextLayout = (HorizontalLayout | VerticalLayout) & {
+  /** Readings (furigana) of `｜漢字《かんじ》` notation, at half size above the line or right of the column. */
+  ruby: RubyMark[];
+};
 
-/** Lays out a TEXT layer's text, vertically or horizontally as its data says. */
+/**
+ * Lays out a TEXT layer's text, vertically or horizontally as its data says. Ruby notation prints as its base text
+ * with the reading beside it; lines (columns) then stand half an em further apart to make room for the readings.
+ */
 export function layoutText(data: TextData, measure: MeasureText): TextLayout {
-  return data.vertical ? layoutVertical(data, measure) : layoutHorizontal(data, measure);
+  const parsed = parseRuby(data.text);
+  if (!parsed.ok || parsed.spans.length === 0) {
+    const layout = data.vertical ? layoutVertical(data, measure) : layoutHorizontal(data, measure);
+    return { ...layout, ruby: [] };
+  }
+  const half = data.fontSize / 2;
+  const factor = data.vertical ? 1 + BUBBLE_LINE_SPACING_FACTOR_VERTICAL : 1 + BUBBLE_LINE_SPACING_FACTOR;
+  const spaced = { ...data, text: parsed.text, lineSpacing: data.lineSpacing + 0.5 / factor };
+  const plain = Array.from(parsed.text);
+  const bases = new Map<number, BaseExtent>();
+  let cursor = 0;
+  // Follows the base text through wrapping (which may drop spaces and breaks) to each printed character.
+  const locate = (char: string, extent: BaseExtent) => {
+    while (cursor < plain.length && plain[cursor] !== char) cursor++;
+    if (cursor < plain.length) bases.set(cursor++, extent);
+  };
+  if (data.vertical) {
+    const layout = layoutVertical(spaced, measure);
+    for (const column of layout.columns)
+      for (const glyph of column.glyphs)
+        for (const char of Array.from(glyph.text))
+          locate(char, {
+            from: glyph.y - glyph.advance / 2,
+            to: glyph.y + glyph.advance / 2,
+            across: column.x + data.fontSize / 2 + half / 2,
+          });
+    return { ...layout, width: layout.width + half, ruby: placeRuby(parsed.spans, bases, half, true) };
+  }
+  const base = layoutHorizontal(spaced, measure);
+  // Glyphs rise a little above the em box's top, so the reading sits a touch higher than the half em left for it.
+  const lines = base.lines.map((line) => ({ ...line, y: line.y + half }));
+  for (const line of lines)
+    for (const glyph of line.glyphs) {
+      const x = line.x + glyph.x;
+      locate(glyph.text, { from: x, to: x + measure(glyph.text, base.font).width, across: line.y - half * 0.65 });
+    }
+  return { ...base, lines, height: base.height + half, ruby: placeRuby(parsed.spans, bases, half, false) };
 }
 
 /** A background sized to its text. */
@@ -69,7 +120,8 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
     return result(tw + 2 * m, th + 2 * m, { x: m, y: m, width: tw, height: th }, layout);
   }
 
-  const m = data.fontSize * AUTO_MARGIN_EM + border / 2;
+  // Clear of the ink on the inside: half the stroke, or a double outline's inner line.
+  const m = data.fontSize * AUTO_MARGIN_EM + border * bubbleLook(data.bubbleStyle).innerDepth;
   const innerW = tw + 2 * m;
   const innerH = th + 2 * m;
   const wobble = wobbleOf(data);
@@ -96,7 +148,13 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
     width = Math.max(width, height * MIN_ROUND_ASPECT);
     height = Math.max(height, width * MIN_ROUND_ASPECT);
   }
-  const area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
+  let area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
+  // A rippled box's sampling moves with its size, so the last step can leave the area a hair short: grow past it.
+  for (let i = 0; i < 8 && (area.width < tw || area.height < th); i++) {
+    width += Math.max(0, tw - area.width) * 2 + 0.01;
+    height += Math.max(0, th - area.height) * 2 + 0.01;
+    area = bubbleTextArea(data.bubbleStyle, width, height, wobble);
+  }
   const textBox = {
     x: area.x + (area.width - tw) / 2,
     y: area.y + (area.height - th) / 2,

@@ -1,4 +1,5 @@
 import type { TextData } from '@koma/domain';
+import { drawnFont } from './font-catalogue.ts';
 
 /** The font a piece of text is measured and drawn with. */
 export interface FontSpec {
@@ -27,4 +28,14 @@ export const fontSpecOf = (data: Pick<TextData, 'fontName' | 'fontSize' | 'fontB
 export function cssFont(font: FontSpec): string {
   const family = font.family.includes('"') ? font.family : `"${font.family}"`;
   return `${font.italic ? 'italic ' : ''}${font.bold ? 'bold ' : ''}${font.size}px ${family}`;
+}
+
+/**
+ * The font a PSD type layer names: the one the editor actually draws with (font-catalogue.ts), so the PSD never
+ * names a font that did not draw the pixels. Unknown names (a user's own font) pass through.
+ */
+export function psdFontName(data: Pick<TextData, 'fontName' | 'vertical' | 'fontBold'>): string {
+  const font = drawnFont(data);
+  if (!font) return data.fontName;
+  return data.fontBold ? font.postScript[1] : font.postScript[0];
 }

@@ -10,3 +10,7 @@ export * from './procedural-outline.ts';
 export * from './outline.ts';
 export * from './tail.ts';
 export * from './pin.ts';
+export * from './painter.ts';
+export * from './paint-bubble.ts';
+export * from './ruby.ts';
+export * from './font-catalogue.ts';

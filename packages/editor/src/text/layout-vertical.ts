@@ -50,7 +50,20 @@ export const CORNER_OFFSET = { x: 0.5, y: -0.5 } as const;
 export const SMALL_KANA_OFFSET = { x: 0.1, y: -0.1 } as const;
 
 const LATIN = /[\x21-\x7e]/;
-const TATE_CHU_YOKO = /^[0-9!?]{1,2}$/;
+const DIGITS = /^[0-9]+$/;
+const EXCLAMATIONS = /^[!?]+$/;
+
+/**
+ * Whether a run of half-width characters is set tate-chū-yoko: digits ("12", "2024" only with a longer limit) or
+ * "!?", "!!", "?!" (and "!!!" at 3), up to `maxLength` characters, when the layer's switch is on. Mixed runs such as
+ * "1!" or "A1" and longer ones turn sideways with the rest of the Latin text.
+ */
+export function isTateChuYoko(run: string, options: Pick<TextData, 'tateChuYoko' | 'tateChuYokoLength'>): boolean {
+  if (!options.tateChuYoko) return false;
+  const length = Array.from(run).length;
+  if (length < 1 || length > options.tateChuYokoLength) return false;
+  return DIGITS.test(run) || EXCLAMATIONS.test(run);
+}
 
 /** Splits a column into cells: one per CJK character, one per run of Latin letters and digits (with inner spaces). */
 function cellsOf(column: string): string[] {
@@ -83,11 +96,11 @@ interface Cell {
   dy: number;
 }
 
-function setCell(text: string, size: number, font: FontSpec, measure: MeasureText): Cell {
+function setCell(text: string, size: number, font: FontSpec, measure: MeasureText, data: TextData): Cell {
   const base = { text, advance: size, rotation: 0, scaleX: 1, dx: 0, dy: 0 };
   if (text === ' ') return { ...base, kind: 'space', advance: measure(' ', font).width };
   if (text === '\u3000') return { ...base, kind: 'space' };
-  if (TATE_CHU_YOKO.test(text)) {
+  if (isTateChuYoko(text, data)) {
     return { ...base, kind: 'tate-chu-yoko', scaleX: Math.min(1, size / Math.max(1e-9, measure(text, font).width)) };
   }
   if (Array.from(text).length > 1 || (LATIN.test(text) && !isCjk(text))) {
@@ -115,7 +128,7 @@ export function layoutVertical(data: TextData, measure: MeasureText): VerticalLa
   const tracking = trackingOf(data);
   const columnPitch = size * (1 + BUBBLE_LINE_SPACING_FACTOR_VERTICAL) * data.lineSpacing;
   const set = linesOf(data).map((text) => {
-    const cells = cellsOf(text).map((c) => setCell(c, size, font, measure));
+    const cells = cellsOf(text).map((c) => setCell(c, size, font, measure, data));
     const length = cells.reduce((sum, c) => sum + c.advance, 0) + tracking * Math.max(0, cells.length - 1);
     return { text, cells, length: Math.max(0, length) };
   });

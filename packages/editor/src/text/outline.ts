@@ -1,6 +1,7 @@
 import {
   BUBBLE_TEXT_AREAS,
   DEFAULT_BUBBLE_STYLE,
+  drawnAtSize,
   flattenPathData,
   getSpeechBubble,
   proceduralBubbleKind,
@@ -60,6 +61,18 @@ function catalogueSilhouette(style: string): Point[] {
   return result;
 }
 
+const clockwiseAtSize = new WeakMap<Point[], Point[]>();
+function atSize(style: string, width: number, height: number): Point[] | null {
+  const outline = drawnAtSize(style, width, height)?.outline;
+  if (!outline) return null;
+  let cw = clockwiseAtSize.get(outline);
+  if (!cw) {
+    cw = clockwise(outline);
+    clockwiseAtSize.set(outline, cw);
+  }
+  return cw;
+}
+
 /** The outline of a bubble style at a size; wobble shapes the procedural styles only. */
 export function bubbleOutline(style: string, width: number, height: number, wobble: Wobble = NO_WOBBLE): BubbleOutline {
   const entry = getSpeechBubble(style);
@@ -85,7 +98,8 @@ export function bubbleOutline(style: string, width: number, height: number, wobb
     kind: 'catalogue',
     width,
     height,
-    points: catalogueSilhouette(drawn).map(scale),
+    // Boxes and wavy edges are rebuilt at the size (round corners stay round); the rest scale.
+    points: atSize(drawn, width, height) ?? catalogueSilhouette(drawn).map(scale),
     paths: bubble.paths.map((p) => ({ d: transformPathData(p.path, scale), fill: p.fill })),
     textArea: bubbleTextArea(drawn, width, height),
   };
@@ -96,6 +110,8 @@ export function bubbleTextArea(style: string, width: number, height: number, wob
   const drawn = getSpeechBubble(style) ? style : DEFAULT_BUBBLE_STYLE;
   const kind = proceduralBubbleKind(drawn);
   if (kind) return proceduralTextArea(kind, width, height, wobble);
+  const rebuilt = drawnAtSize(drawn, width, height);
+  if (rebuilt) return rebuilt.textArea;
   const area = BUBBLE_TEXT_AREAS[drawn] ?? FALLBACK_AREA;
   return { x: area.x * width, y: area.y * height, width: area.width * width, height: area.height * height };
 }

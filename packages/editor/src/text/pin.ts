@@ -1,4 +1,4 @@
-import type { Point } from '@koma/domain';
+import type { FaceDetection, Point } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 
 /**
@@ -19,4 +19,25 @@ export function pinnedFaceCentre(doc: DocState, text: LayerNode<'TEXT'>): Point 
   const sx = t.size.width / (image.originalSize.width || 1);
   const sy = t.size.height / (image.originalSize.height || 1);
   return { x: t.x + ((x0 + x1) / 2) * sx, y: t.y + ((y0 + y1) / 2) * sy };
+}
+
+/** An image a tail can be pinned to, with the faces found in its shown picture. */
+export interface PinnableFaces {
+  image: LayerNode<'IMAGE'>;
+  faces: readonly FaceDetection[];
+}
+
+/**
+ * The images beside a text layer (same parent) whose shown picture has detected faces, in layer order: what the
+ * tail menu lists ("image · face n") and what the canvas outlines, numbered alike, while the bubble is selected.
+ */
+export function pinnableFaces(doc: DocState, text: LayerNode<'TEXT'>): PinnableFaces[] {
+  const siblings = doc.layers[text.parent ?? '']?.children ?? [];
+  return siblings.flatMap((id) => {
+    const image = doc.layers[id];
+    if (image?.type !== 'IMAGE') return [];
+    const variation = image.data.variations[image.data.variationsIdx];
+    const faces = variation ? (image.data.faceStore[variation.id] ?? []) : [];
+    return faces.length > 0 ? [{ image, faces }] : [];
+  });
 }

@@ -122,6 +122,59 @@ export function walkOutline(polygon: readonly Point[], from: OutlinePosition, di
   return { edge, t };
 }
 
+/**
+ * Moves along the outline (forward when `direction` is +1, back when −1) to the first place that lies `radius` away
+ * from the starting point as the crow flies, giving up after `maxArc` of outline (then the place reached there).
+ * A jagged outline is far longer than the straight line across it, so walking a fixed arc would leave a sliver.
+ */
+export function walkToChord(
+  polygon: readonly Point[],
+  from: OutlinePosition,
+  radius: number,
+  direction: 1 | -1,
+  maxArc: number,
+): OutlinePosition {
+  const n = polygon.length;
+  const origin = pointAt(polygon, from);
+  let edge = from.edge;
+  let t = from.t;
+  let walked = 0;
+  for (let guard = 0; guard < n * 2 + 2; guard++) {
+    const a = polygon[edge]!;
+    const b = polygon[(edge + 1) % n]!;
+    const p = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
+    const q = direction > 0 ? b : a;
+    const seg = Math.hypot(q.x - p.x, q.y - p.y);
+    if (walked + seg >= maxArc) return walkOutline(polygon, from, direction * maxArc);
+    if (Math.hypot(q.x - origin.x, q.y - origin.y) >= radius && seg > 0) {
+      // Solve |p + s(q − p) − origin| = radius for the first s in [0, 1].
+      const dx = q.x - p.x;
+      const dy = q.y - p.y;
+      const fx = p.x - origin.x;
+      const fy = p.y - origin.y;
+      const A = dx * dx + dy * dy;
+      const B = 2 * (fx * dx + fy * dy);
+      const C = fx * fx + fy * fy - radius * radius;
+      const root = Math.sqrt(Math.max(0, B * B - 4 * A * C));
+      const s1 = (-B - root) / (2 * A);
+      const s = Math.min(1, Math.max(0, s1 >= 0 ? s1 : (-B + root) / (2 * A)));
+      const at = { x: p.x + dx * s, y: p.y + dy * s };
+      const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+      const along = Math.hypot(at.x - a.x, at.y - a.y) / len;
+      return { edge, t: Math.min(1, Math.max(0, along)) };
+    }
+    walked += seg;
+    if (direction > 0) {
+      edge = (edge + 1) % n;
+      t = 0;
+    } else {
+      edge = (edge - 1 + n) % n;
+      t = 1;
+    }
+  }
+  return { edge, t };
+}
+
 /** Perimeter of a closed polygon. */
 export function perimeter(polygon: readonly Point[]): number {
   let sum = 0;

@@ -1,6 +1,6 @@
 import { THOUGHT_BUBBLE_STYLES, transformPathData, type Point, type Rect, type TextData } from '@koma/domain';
 import { bubbleOutline, type BubbleOutline } from './outline.ts';
-import { centroid, perimeter, pointAt, pointInPolygon, rayExit, walkOutline, type OutlinePosition } from './polygon.ts';
+import { centroid, perimeter, pointAt, pointInPolygon, rayExit, walkToChord, type OutlinePosition } from './polygon.ts';
 import { wobbleOf } from './procedural-outline.ts';
 
 /** A circle of a thought bubble's trail. */
@@ -63,9 +63,20 @@ export function tailOnOutline(
 
   const around = perimeter(outline);
   const baseWidth = Math.min((Math.max(0, data.tailWidth) / 100) * Math.min(box.width, box.height), around / 3);
-  const b0 = walkOutline(outline, rootAt, -baseWidth / 2);
-  const b1 = walkOutline(outline, rootAt, baseWidth / 2);
-  const base: [Point, Point] = [pointAt(outline, b0), pointAt(outline, b1)];
+  // Base corners baseWidth apart across the tail; where the root sits in a valley of a cloud or burst the two sides
+  // fold towards each other, so reach farther out until they stand far enough apart (or a sixth of the outline).
+  let b0 = rootAt;
+  let b1 = rootAt;
+  let base: [Point, Point] = [root, root];
+  let radius = baseWidth / 2;
+  for (let tries = 0; tries < 5; tries++) {
+    b0 = walkToChord(outline, rootAt, radius, -1, around / 6);
+    b1 = walkToChord(outline, rootAt, radius, 1, around / 6);
+    base = [pointAt(outline, b0), pointAt(outline, b1)];
+    const apart = Math.hypot(base[1].x - base[0].x, base[1].y - base[0].y);
+    if (apart >= baseWidth * 0.9 || apart <= 0) break;
+    radius *= Math.min(2, baseWidth / apart);
+  }
 
   // How far into the bubble the background fill reaches, to cover a drawn style's outline ring.
   const depth = Math.min(box.width, box.height) * 0.06;
@@ -142,6 +153,8 @@ export function spliceTail(outline: readonly Point[], tail: TailGeometry): Point
 
 /** Everything a renderer needs to draw a speech bubble in its box. */
 export interface BubbleShape {
+  /** The box the bubble was placed in (the layer's box, in the caller's coordinates). */
+  box: Rect;
   outline: BubbleOutline;
   tail: TailGeometry | null;
   /** Outline with the wedge tail spliced in (procedural styles: fill with background, stroke with border). */
@@ -155,7 +168,7 @@ export function bubbleShape(data: TextData, bubbleBox: Rect, target?: Point | nu
     data.hasTail && data.backgroundType === 'SPEECH_BUBBLE'
       ? tailOnOutline(data, outline.points, bubbleBox, data.pinToFace ? target : null)
       : null;
-  return { outline, tail, contour: tail ? spliceTail(outline.points, tail) : outline.points };
+  return { box: bubbleBox, outline, tail, contour: tail ? spliceTail(outline.points, tail) : outline.points };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   explainPsdError,
   planPage,
   psdExtension,
+  watermarkMask,
   writePsdBytes,
   zipFiles,
 } from '../../src/export/index.ts';
@@ -135,18 +136,52 @@ describe('PSD export round trip', () => {
     expect(out[11]).toMatch(/PSD 40x20 40x20\+430\+340 8-bit/); // the text's pixels
   });
 
-  it('watermarks the free tier as a top layer and in the composite, and not subscribers', () => {
+  it('watermarks the free tier in the pixels of every layer the mark crosses, with no layer of its own', () => {
     const free = exportFixture('free').back;
-    expect(names(free.children).at(-1)).toBe('Watermark');
-    expect(names(back.children)).not.toContain('Watermark');
-    const mark = find(free.children, 'Watermark');
-    const x = mark.left! + 2;
-    const y = mark.top! + 2;
-    const at = (img: NonNullable<typeof back.imageData>) => [
-      ...img.data.slice((y * 1700 + x) * 4, (y * 1700 + x) * 4 + 4),
-    ];
-    expect(at(back.imageData!)).toEqual([255, 255, 255, 255]);
-    expect(at(free.imageData!)).not.toEqual([255, 255, 255, 255]);
+    // The same layers as a subscriber's file: nothing to hide that would take the mark away.
+    const tree = (layers: Layer[] | undefined): unknown[] =>
+      (layers ?? []).map((l) => (l.children ? [l.name, tree(l.children)] : l.name));
+    expect(tree(free.children)).toEqual(tree(back.children));
+    const mask = watermarkMask(1700, 2400);
+    const rasters = (layers: Layer[] | undefined): Layer[] =>
+      (layers ?? []).flatMap((l) => (l.children ? rasters(l.children) : l.imageData ? [l] : []));
+    const paid = rasters(back.children);
+    const marked = rasters(free.children);
+    expect(marked.length).toBe(paid.length);
+    let crossed = 0;
+    marked.forEach((layer, n) => {
+      const plain = paid[n]!;
+      let onMark = 0;
+      let changedOnMark = 0;
+      let changedOff = 0;
+      const { width, height, data } = layer.imageData!;
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const o = (y * width + x) * 4;
+          if (data[o + 3] === 0) continue;
+          const changed = data[o] !== plain.imageData!.data[o];
+          if (mask[(layer.top! + y) * 1700 + layer.left! + x]) {
+            onMark++;
+            if (changed) changedOnMark++;
+          } else if (changed) changedOff++;
+        }
+      }
+      expect(changedOff, layer.name).toBe(0);
+      // Grey pulls every colour but mid grey itself; nearly every marked pixel changes.
+      if (onMark > 0) expect(changedOnMark, layer.name).toBeGreaterThan(onMark * 0.9);
+      if (onMark > 0) crossed++;
+    });
+    expect(crossed).toBeGreaterThan(marked.length / 2);
+    // The flattened picture carries it everywhere on the page, corners and middle alike.
+    const composite = free.imageData!;
+    const seen = [0, 0, 0, 0];
+    for (let i = 0; i < mask.length; i++) {
+      if (!mask[i] || composite.data[i * 4] === back.imageData!.data[i * 4]) continue;
+      const x = i % 1700;
+      const y = Math.floor(i / 1700);
+      seen[(x < 850 ? 0 : 1) + (y < 1200 ? 0 : 2)]! += 1;
+    }
+    for (const quarter of seen) expect(quarter).toBeGreaterThan(1000);
   });
 
   it('packs one PSD per page into a zip', () => {
@@ -194,5 +229,42 @@ describe('writer rules', () => {
       skipThumbnail: true,
     });
     expect(back.children!.find((l) => l.name?.startsWith('LLL'))!.name!.length).toBe(255);
+  });
+});
+
+describe('PSD type layers carry what the editor drew', () => {
+  it('names the font drawn (Japanese gothic for vertical text), keeps ruby notation as text, and writes the outline as a stroke effect', () => {
+    const { doc, rootId } = fixtureDoc();
+    const hello = doc.layers['hello']!;
+    if (hello.type !== 'TEXT') throw new Error('hello is text');
+    hello.data = {
+      ...hello.data,
+      text: '｜漢字《かんじ》!?',
+      vertical: true,
+      fontName: 'Komika',
+      fontStroke: true,
+      fontStrokeSize: 6,
+      fontStrokeColor: '#ff0000',
+    };
+    const pagePlan = planPage(doc, rootId);
+    const built = buildPsd(pagePlan, syntheticRasters(pagePlan), { plan: 'subscriber' });
+    ensurePsdPixels();
+    const back = readPsd(writePsdBytes(built.psd, { compression: 0 }), { useImageData: true, useRawThumbnail: true });
+    const layer = find(back.children, 'Hello');
+    expect(layer.text?.text).toBe('｜漢字《かんじ》!?');
+    expect(layer.text?.orientation).toBe('vertical');
+    expect(layer.text?.style?.font?.name).toBe('NotoSansJP-Regular');
+    const stroke = layer.effects?.stroke?.[0];
+    expect(stroke).toMatchObject({ enabled: true, position: 'outside', fillType: 'color' });
+    expect(stroke?.color).toMatchObject({ r: 255, g: 0, b: 0 });
+    // 6 px centred on the glyph edge at 2× export: 6 px outside.
+    expect(stroke?.size).toMatchObject({ units: 'Pixels', value: 6 });
+  });
+
+  it("names Comic Neue for the spec's Komika in horizontal text, and writes no stroke for plain text", () => {
+    const { back } = exportFixture();
+    const layer = find(back.children, 'Hello');
+    expect(layer.text?.style?.font?.name).toBe('ComicNeue-Regular');
+    expect(layer.effects?.stroke).toBeUndefined();
   });
 });

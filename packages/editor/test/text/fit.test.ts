@@ -1,7 +1,14 @@
 import { SPEECH_BUBBLES, zTextData, type Point, type Rect, type TextData } from '@koma/domain';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MIN_ROUND_ASPECT, bubbleOutline, fitBubble, newBubbleData, pointInOutline } from '../../src/text/index.ts';
+import {
+  MIN_ROUND_ASPECT,
+  bubbleOutline,
+  bubbleStylePatch,
+  fitBubble,
+  newBubbleData,
+  pointInOutline,
+} from '../../src/text/index.ts';
 import { fakeMeasure } from './fake-measure.ts';
 
 const corners = (r: Rect): Point[] => [
@@ -108,5 +115,40 @@ describe('fitBubble proportions', () => {
     }
     const caption = fitBubble(newBubbleData({ text: 'Meanwhile, far', bubbleStyle: 'b7' }), fakeMeasure);
     expect(caption.height / caption.width).toBeLessThan(MIN_ROUND_ASPECT);
+  });
+});
+
+describe('caption and narration styles', () => {
+  it('have no tail by default; speech styles have one', () => {
+    for (const style of ['b7', 'b16', 'b23', 'b27', 'b38'])
+      expect(newBubbleData({ bubbleStyle: style }).hasTail).toBe(false);
+    for (const style of ['b0', 'b1', 'b9', 'b29']) expect(newBubbleData({ bubbleStyle: style }).hasTail).toBe(true);
+  });
+
+  it('turn the tail off when a bubble becomes a caption, and on again when it goes back to speech', () => {
+    const speech = newBubbleData();
+    expect(bubbleStylePatch(speech, 'b7')).toEqual({ bubbleStyle: 'b7', hasTail: false });
+    const caption = { ...speech, bubbleStyle: 'b7', hasTail: false };
+    expect(bubbleStylePatch(caption, 'b1')).toEqual({ bubbleStyle: 'b1', hasTail: true });
+    // Between two speech styles (or two captions) the tail stays as the user set it.
+    expect(bubbleStylePatch({ ...speech, hasTail: false }, 'b2')).toEqual({ bubbleStyle: 'b2' });
+    expect(bubbleStylePatch({ ...caption, hasTail: true }, 'b38')).toEqual({ bubbleStyle: 'b38' });
+  });
+});
+
+describe('fitBubble rounding', () => {
+  it('never leaves a rippled box a hair narrower than its text (a counterexample the property found)', () => {
+    const data = {
+      ...newBubbleData({ text: 'a aaaaaaa aaaaaa aaaaaaaaa aaaaaa', bubbleStyle: 'b21', fontSize: 8 }),
+      wobbleAmplitude: 0.3950770450192314,
+      wobbleFrequency: 1,
+    };
+    const fit = fitBubble(data, fakeMeasure);
+    const area = bubbleOutline('b21', fit.width, fit.height, {
+      amplitude: 0.3950770450192314,
+      frequency: 1,
+      phase: 0,
+    }).textArea;
+    expect(within(fit.textBox, area)).toBe(true);
   });
 });

@@ -3,6 +3,8 @@ import {
   addImage,
   addText,
   pinnedFaceCentre,
+  pinnableFaces,
+  tailTip,
   setFaces,
   updateText,
   moveLayers,
@@ -41,9 +43,56 @@ describe('tails pinned to a face', () => {
       patch: { pinToFace: true, tailTargetLayerId: image, tailTargetFaceIdx: 0 },
     });
     expect(pinnedFaceCentre(editor.doc, node())).toEqual({ x: 400, y: 250 });
+    // The tip handle sits on the pinned tail, short of the face by the tail gap: on the line from the bubble to it.
+    const tip = tailTip(node(), editor.doc)!;
+    const unpinned = tailTip(node())!;
+    expect(tip).not.toEqual(unpinned);
+    const centre = { x: 950, y: 100 };
+    const towards = Math.atan2(250 - centre.y, 400 - centre.x);
+    expect(Math.atan2(tip.y - centre.y, tip.x - centre.x)).toBeCloseTo(towards, 1);
     editor.execute(moveLayers, { ids: [image], dx: 50, dy: -20 });
     expect(pinnedFaceCentre(editor.doc, node())).toEqual({ x: 450, y: 230 });
+    // ...and follows the face when the image moves.
+    expect(tailTip(node(), editor.doc)).not.toEqual(tip);
     editor.execute(updateText, { id: text, patch: { tailTargetFaceIdx: 3 } });
     expect(pinnedFaceCentre(editor.doc, node())).toBeNull();
+  });
+});
+
+describe('faces a tail can be pinned to', () => {
+  it('lists the images beside the bubble that have faces, in layer order, for the menu and the outlines alike', () => {
+    const editor = makeEditor('INFINITE');
+    const root = editor.doc.rootId;
+    const add = (imageId: string, x: number) =>
+      ok(
+        editor.execute(addImage, {
+          parentId: root,
+          transform: { x, y: 0, size: { width: 512, height: 512 } },
+          imageId,
+        }),
+      );
+    const plain = add('p1', 0);
+    const withFaces = add('f1', 600);
+    const text = ok(
+      editor.execute(addText, {
+        parentId: root,
+        transform: { x: 0, y: 600, size: { width: 300, height: 200 } },
+        data: { backgroundType: 'SPEECH_BUBBLE' },
+      }),
+    );
+    const node = () => editor.doc.layers[text] as LayerNode<'TEXT'>;
+    expect(pinnableFaces(editor.doc, node())).toEqual([]);
+    editor.execute(setFaces, {
+      id: withFaces,
+      variationId: 'f1',
+      faces: [
+        { bbox: [0, 0, 10, 10], label: 'face', score: 0.9 },
+        { bbox: [20, 0, 30, 10], label: 'face', score: 0.8 },
+      ],
+    });
+    const listed = pinnableFaces(editor.doc, node());
+    expect(listed.map((l) => l.image.id)).toEqual([withFaces]);
+    expect(listed[0]!.faces).toHaveLength(2);
+    expect(listed.some((l) => l.image.id === plain)).toBe(false);
   });
 });

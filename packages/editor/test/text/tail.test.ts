@@ -14,7 +14,8 @@ import {
 } from '../../src/text/index.ts';
 
 const box: Rect = { x: 100, y: 50, width: 400, height: 240 };
-const bubble = (over: Partial<TextData> = {}) => newBubbleData(over);
+// Every style with its tail on (captions start without one).
+const bubble = (over: Partial<TextData> = {}) => newBubbleData({ hasTail: true, ...over });
 const styles = SPEECH_BUBBLES.map((b) => b.id);
 const dist = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
 
@@ -115,10 +116,10 @@ describe('spliceTail and bubbleShape', () => {
           expect(shape.contour).toContain(tail.tip);
           expect(shape.contour).toContain(tail.base[0]);
           expect(shape.contour).toContain(tail.base[1]);
-          // Only outline corners under the base are replaced: the base runs 15 % of 240 px along the outline, so
-          // nothing farther than half of that from the root can be under it.
+          // Only outline corners under the base are replaced: nothing farther from the root than the base corners.
+          const reach = Math.max(dist(tail.base[0], tail.root), dist(tail.base[1], tail.root));
           for (const p of shape.outline.points) {
-            if (dist(p, tail.root) > (0.15 * 240) / 2 + 1e-9) expect(shape.contour).toContain(p);
+            if (dist(p, tail.root) > reach + 1e-9) expect(shape.contour).toContain(p);
           }
           // Half-way along the tail is inside the contour, and so is the bubble's centre.
           const mid = { x: (tail.root.x + tail.tip.x) / 2, y: (tail.root.y + tail.tip.y) / 2 };
@@ -164,5 +165,30 @@ describe('tailFromTip and bubbleContains', () => {
     const circle = thought.tail!.circles[0]!;
     expect(bubbleContains(thought, circle)).toBe(true);
     expect(bubbleContains(thought, { x: circle.x + circle.r + 30, y: circle.y })).toBe(false);
+  });
+});
+
+describe('tail base width on jagged outlines', () => {
+  // A zig-zag or needle outline is much longer than the straight line across it: measured along the outline the
+  // base collapsed to a sliver (b13 and b37 at a corner drew a line instead of a wedge).
+  it('the base corners stand tailWidth apart (as the crow flies) on every style, aspect and angle', () => {
+    const aspects: Rect[] = [
+      { x: 0, y: 0, width: 260, height: 130 },
+      { x: 0, y: 0, width: 180, height: 180 },
+      { x: 0, y: 0, width: 130, height: 260 },
+    ];
+    for (const style of styles) {
+      for (const b of aspects) {
+        for (let angle = 0; angle < 360; angle += 15) {
+          const data = bubble({ bubbleStyle: style, tailAngle: angle, tailWidth: 18 });
+          const tail = tailPolygon(data, b);
+          if (!tail || tail.kind !== 'wedge') continue;
+          const wanted = 0.18 * Math.min(b.width, b.height);
+          expect(dist(tail.base[0], tail.base[1]), `${style} ${b.width}×${b.height} at ${angle}°`).toBeGreaterThan(
+            wanted * 0.6,
+          );
+        }
+      }
+    }
   });
 });

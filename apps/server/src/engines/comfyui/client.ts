@@ -5,16 +5,23 @@ import { fetchOrFail, malformed, readJson } from '../http.ts';
 import { zObjectInfo } from './capabilities.ts';
 import type { ObjectInfo } from './capabilities.ts';
 import type { ComfyGraph } from './graph.ts';
-import {
-  describeNodeErrors,
-  zHistory,
-  zPromptInfo,
-  zQueue,
-  zSubmitError,
-  zSubmitReply,
-  zUploadReply,
-} from './protocol.ts';
+import { zHistory, zPromptInfo, zQueue, zSubmitReply, zUploadReply } from './protocol.ts';
 import type { ComfyFileRef, ComfyHistoryEntry } from './protocol.ts';
+import { submitError } from './submit-error.ts';
+import { zSystemStats } from './version.ts';
+import type { SystemStats } from './version.ts';
+
+/**
+ * Credentials for a ComfyUI behind a reverse proxy (ComfyUI itself has no authentication): sent on every HTTP
+ * request and on the WebSocket upgrade.
+ */
+export type ComfyAuth = { bearer: string } | { basic: string };
+
+function authHeader(auth: ComfyAuth | undefined): Record<string, string> {
+  if (!auth) return {};
+  if ('bearer' in auth) return { authorization: `Bearer ${auth.bearer}` };
+  return { authorization: `Basic ${Buffer.from(auth.basic).toString('base64')}` };
+}
 
 /** HTTP and WebSocket access to one ComfyUI server (engines.md §1.1). Stateless apart from its address. */
 export class ComfyClient {
@@ -22,22 +29,40 @@ export class ComfyClient {
   /** Base URL without a trailing slash. */
   readonly url: string;
   private readonly base: string;
+  private readonly auth: Record<string, string>;
 
   constructor(
     url: string,
     private readonly requestTimeoutMs: number,
+    auth?: ComfyAuth,
   ) {
     this.base = url.replace(/\/+$/, '');
     this.url = this.base;
     this.service = `ComfyUI at ${this.base}`;
+    this.auth = authHeader(auth);
   }
 
   private async request(path: string, init: RequestInit, signal: AbortSignal, timeoutMs = this.requestTimeoutMs) {
-    return fetchOrFail(this.service, `${this.base}${path}`, init, signal, timeoutMs);
+    const headers = { ...this.auth, ...(init.headers as Record<string, string> | undefined) };
+    const res = await fetchOrFail(this.service, `${this.base}${path}`, { ...init, headers }, signal, timeoutMs);
+    if (res.status === 401 || res.status === 403) {
+      await res.arrayBuffer().catch(() => undefined);
+      throw new EngineError(
+        'engine_auth',
+        `${this.service} refused Koma's credentials (HTTP ${res.status}); set the token or user:password of this server in the engine config`,
+      );
+    }
+    return res;
   }
 
   private async json<S extends z.ZodType>(path: string, schema: S, signal: AbortSignal, timeoutMs?: number) {
     const res = await this.request(path, { headers: { accept: 'application/json' } }, signal, timeoutMs);
+    if (res.status === 404 && path === '/system_stats') {
+      throw new EngineError(
+        'engine_failed',
+        `${this.service} has no /system_stats: it is not ComfyUI, or a very old one`,
+      );
+    }
     if (!res.ok) throw new EngineError('engine_failed', `${this.service} answered GET ${path} with HTTP ${res.status}`);
     const parsed = schema.safeParse(await readJson(this.service, res, `GET ${path}`));
     if (!parsed.success) throw malformed(this.service, `GET ${path}`, parsed.error.issues);
@@ -47,6 +72,11 @@ export class ComfyClient {
   /** Pending + running prompts (GET /prompt), the cheap busy probe used for balancing. */
   async queueRemaining(signal: AbortSignal, timeoutMs?: number): Promise<number> {
     return (await this.json('/prompt', zPromptInfo, signal, timeoutMs)).exec_info.queue_remaining;
+  }
+
+  /** GET /system_stats: version, OS and command line of the server. */
+  async systemStats(signal: AbortSignal): Promise<SystemStats> {
+    return this.json('/system_stats', zSystemStats, signal);
   }
 
   /** GET /object_info: every node class with its inputs (COMBO inputs list the installed files). */
@@ -63,11 +93,19 @@ export class ComfyClient {
     };
   }
 
-  /** POST /upload/image; returns the name to put in LoadImage (`subfolder/name` when there is a subfolder). */
-  async upload(bytes: Buffer, filename: string, signal: AbortSignal): Promise<string> {
+  /**
+   * POST /upload/image into ComfyUI's `input` or `temp` folder; returns the name LoadImage takes
+   * (`subfolder/name`, annotated ` [temp]` for the temp folder: folder_paths.py `annotated_filepath`).
+   */
+  async upload(
+    bytes: Buffer,
+    filename: string,
+    signal: AbortSignal,
+    type: 'input' | 'temp' = 'input',
+  ): Promise<string> {
     const form = new FormData();
     form.append('image', new Blob([bytes], { type: 'image/png' }), filename);
-    form.append('type', 'input');
+    form.append('type', type);
     form.append('overwrite', 'true');
     const res = await this.request('/upload/image', { method: 'POST', body: form }, signal);
     const body = await readJson(this.service, res, 'POST /upload/image');
@@ -80,29 +118,31 @@ export class ComfyClient {
     }
     const parsed = zUploadReply.safeParse(body);
     if (!parsed.success) throw malformed(this.service, 'POST /upload/image', parsed.error.issues);
-    return parsed.data.subfolder ? `${parsed.data.subfolder}/${parsed.data.name}` : parsed.data.name;
+    const name = parsed.data.subfolder ? `${parsed.data.subfolder}/${parsed.data.name}` : parsed.data.name;
+    return type === 'temp' ? `${name} [temp]` : name;
   }
 
-  /** POST /prompt; a 400 becomes a `validation` error listing each node's complaint. */
-  async submit(graph: ComfyGraph, clientId: string, promptId: string, signal: AbortSignal): Promise<string> {
+  /**
+   * POST /prompt; returns the id the server runs it under (older servers ignore `promptId`). A 400 becomes
+   * `node_missing`, `model_missing` or `engine_rejected` with each node's complaint.
+   */
+  async submit(
+    graph: ComfyGraph,
+    clientId: string,
+    promptId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<string> {
     const res = await this.request(
       '/prompt',
       {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ prompt: graph, client_id: clientId, prompt_id: promptId }),
+        body: JSON.stringify({ prompt: graph, client_id: clientId, ...(promptId ? { prompt_id: promptId } : {}) }),
       },
       signal,
     );
     const body = await readJson(this.service, res, 'POST /prompt');
-    if (res.status === 400) {
-      const parsed = zSubmitError.safeParse(body);
-      if (!parsed.success) throw new EngineError('validation', `${this.service} rejected the workflow`, body);
-      const { error, node_errors } = parsed.data;
-      const head = typeof error === 'string' ? error : `${error.message}${error.details ? `: ${error.details}` : ''}`;
-      const lines = describeNodeErrors(node_errors);
-      throw new EngineError('validation', [`ComfyUI rejected the workflow: ${head}`, ...lines].join('\n'), body);
-    }
+    if (res.status === 400) throw submitError(this.service, body);
     if (!res.ok)
       throw new EngineError('engine_failed', `${this.service} answered POST /prompt with HTTP ${res.status}`, body);
     const parsed = zSubmitReply.safeParse(body);
@@ -138,7 +178,7 @@ export class ComfyClient {
   connect(clientId: string, signal: AbortSignal): Promise<WebSocket> {
     const wsUrl = `${this.base.replace(/^http/, 'ws')}/ws?clientId=${encodeURIComponent(clientId)}`;
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(wsUrl, { handshakeTimeout: this.requestTimeoutMs });
+      const ws = new WebSocket(wsUrl, { handshakeTimeout: this.requestTimeoutMs, headers: this.auth });
       const onAbort = (): void => {
         ws.terminate();
         reject(cancelledError());
@@ -151,9 +191,22 @@ export class ComfyClient {
         ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
         resolve(ws);
       });
+      ws.once('unexpected-response', (_req, res) => {
+        signal.removeEventListener('abort', onAbort);
+        ws.terminate();
+        const status = res.statusCode ?? 0;
+        reject(
+          status === 401 || status === 403
+            ? new EngineError(
+                'engine_auth',
+                `${this.service} refused Koma's credentials on the WebSocket (HTTP ${status})`,
+              )
+            : new EngineError('engine_unreachable', `${this.service} refused the WebSocket (HTTP ${status})`),
+        );
+      });
       ws.once('error', (err) => {
         signal.removeEventListener('abort', onAbort);
-        reject(new EngineError('connection_lost', `${this.service} refused the WebSocket: ${err.message}`, err));
+        reject(new EngineError('engine_unreachable', `${this.service} refused the WebSocket: ${err.message}`, err));
       });
     });
   }

@@ -1,6 +1,7 @@
 import type WebSocket from 'ws';
 import type { EngineEvents } from '../types.ts';
 import { EngineError, cancelledError } from '../errors.ts';
+import type { EngineErrorCode } from '../errors.ts';
 import type { ComfyClient } from './client.ts';
 import {
   decodeBinaryFrame,
@@ -21,12 +22,28 @@ export interface TrackerOptions {
   previewIntervalMs: number;
   /** History polling interval once the socket is gone. */
   historyPollMs: number;
+  /** Sampler steps without a preview after which the job logs that previews are off on the server. */
+  previewsOffAfterSteps?: number;
+  /** The server interrupts by prompt id (0.3.57+); else Koma checks that its prompt is the one running. */
+  targetedInterrupt?: boolean;
+}
+
+/** What the tracker learned about the server while following the prompt. */
+export interface TrackerObservations {
+  previews: number;
+  samplerSteps: number;
 }
 
 /**
  * Follows one prompt on the client's WebSocket (engines.md §1.2–1.3) and turns its events into EngineEvents.
- * `done` resolves when the prompt finished successfully, so its history entry is ready; it rejects with an
- * EngineError on execution_error, interruption, a dropped socket, silence or cancellation.
+ * `done` resolves when the prompt is finished: ComfyUI sends `execution_success` from inside the executor, then
+ * writes the history entry (main.py `prompt_worker` → `PromptQueue.task_done`) and only then sends
+ * `executing {node: null}` — the message its own websocket example waits for. So completion is that message,
+ * not execution_success. It rejects with an EngineError on execution_error, interruption, a dropped socket,
+ * silence or cancellation.
+ *
+ * The prompt id may be unknown until POST /prompt answers (servers before 0.3.45 assign their own): events that
+ * name a prompt are held until `setPromptId`, since execution can start before the reply arrives.
  */
 export class PromptTracker {
   readonly done: Promise<void>;
@@ -43,16 +60,23 @@ export class PromptTracker {
   private lastEventAt = 0;
   /** With a sampler in the graph, only its steps count as `Progress: n/m`. */
   private readonly hasSampler: boolean;
+  private promptId: string | undefined;
+  /** Messages naming a prompt, received before the id was known. */
+  private held: { type: string; payload: unknown }[] = [];
+  private heldFrames: Buffer[] = [];
+  private previewsOffLogged = false;
+  readonly observed: TrackerObservations = { previews: 0, samplerSteps: 0 };
 
   constructor(
     private readonly ws: WebSocket,
     private readonly client: ComfyClient,
-    private readonly promptId: string,
+    promptId: string | undefined,
     private readonly nodeClasses: Record<string, string>,
     private readonly events: EngineEvents,
     private readonly signal: AbortSignal,
     private readonly opts: TrackerOptions,
   ) {
+    this.promptId = promptId;
     this.hasSampler = Object.values(nodeClasses).includes('KSampler');
     this.done = new Promise<void>((resolve, reject) => {
       this.resolveDone = resolve;
@@ -80,10 +104,25 @@ export class PromptTracker {
     return this.settled;
   }
 
-  /** Call once POST /prompt succeeded: from now on a cancel must reach the server. */
-  markSubmitted(): void {
+  /** The id the server runs the prompt under. */
+  get id(): string | undefined {
+    return this.promptId;
+  }
+
+  /**
+   * Call once POST /prompt succeeded, with the id it returned: from now on a cancel must reach the server, and
+   * held messages are replayed.
+   */
+  markSubmitted(promptId: string): void {
+    this.promptId = promptId;
     this.submitted = true;
-    this.refreshQueuePosition();
+    const held = this.held;
+    const frames = this.heldFrames;
+    this.held = [];
+    this.heldFrames = [];
+    for (const m of held) this.onPromptMessage(m.type, m.payload);
+    for (const f of frames) this.onBinary(f);
+    if (!this.settled) this.refreshQueuePosition();
   }
 
   private touch(): void {
@@ -106,6 +145,15 @@ export class PromptTracker {
       if (!this.started && this.submitted) this.refreshQueuePosition();
       return;
     }
+    if (this.promptId === undefined) {
+      this.held.push({ type, payload });
+      return;
+    }
+    this.onPromptMessage(type, payload);
+  }
+
+  private onPromptMessage(type: string, payload: unknown): void {
+    if (this.settled) return;
     const mine = zPromptEvent.safeParse(payload);
     if (!mine.success || mine.data.prompt_id !== this.promptId) return;
     switch (type) {
@@ -117,8 +165,10 @@ export class PromptTracker {
         const e = zExecutingData.safeParse(payload);
         if (!e.success) break;
         this.started = true;
-        if (e.data.node === null) this.succeed();
-        else
+        if (e.data.node === null) {
+          // Also sent after an execution_error; that already failed the job, so this only ends a success.
+          this.succeed();
+        } else
           this.events.onProgress({
             logs: [`Running ${this.nodeClasses[e.data.node] ?? 'node'} (node ${e.data.node})`],
           });
@@ -137,17 +187,33 @@ export class PromptTracker {
           logs: [`Progress: ${p.data.value}/${p.data.max}`],
           progress: Math.min(1, p.data.value / p.data.max),
         });
+        if (this.hasSampler) this.countSamplerStep();
         break;
       }
       case 'execution_success':
-        this.succeed();
+        // The history entry is written after this; executing {node: null} says it is there.
+        this.events.onProgress({ logs: ['Finished; waiting for the server to record the outputs'] });
         break;
       case 'execution_error': {
         const e = zExecutionError.safeParse(payload);
-        const d = e.success ? e.data : { prompt_id: this.promptId };
+        const d = e.success
+          ? e.data
+          : {
+              prompt_id: '',
+              node_type: undefined,
+              node_id: undefined,
+              exception_type: undefined,
+              exception_message: undefined,
+            };
         const where = d.node_type ? ` in ${d.node_type}${d.node_id ? ` (node ${d.node_id})` : ''}` : '';
         const what = [d.exception_type, d.exception_message?.trim()].filter(Boolean).join(': ') || 'unknown error';
-        this.fail(new EngineError('engine_failed', `ComfyUI failed${where}: ${what}`, payload));
+        this.fail(
+          new EngineError(
+            executionErrorCode(d.exception_type, d.exception_message),
+            `ComfyUI failed${where}: ${what}`,
+            payload,
+          ),
+        );
         break;
       }
       case 'execution_interrupted':
@@ -159,17 +225,37 @@ export class PromptTracker {
   }
 
   private onBinary(data: Buffer): void {
+    if (this.promptId === undefined) {
+      this.heldFrames.push(data);
+      return;
+    }
     const frame = decodeBinaryFrame(data);
     if (!frame || frame.kind !== 'preview') return;
     // Type-1 frames carry no prompt id: they belong to whatever runs for this socket, which is only ever us.
     if (frame.promptId ? frame.promptId !== this.promptId : !this.started) return;
+    this.observed.previews++;
     const now = Date.now();
     if (now - this.lastPreviewAt < this.opts.previewIntervalMs) return;
     this.lastPreviewAt = now;
     this.events.onProgress({ preview: { bytes: Buffer.from(frame.bytes), mime: frame.mime } });
   }
 
+  /** ComfyUI sends step previews only when it runs with --preview-method (default none): say so once. */
+  private countSamplerStep(): void {
+    this.observed.samplerSteps++;
+    const after = this.opts.previewsOffAfterSteps ?? 2;
+    if (this.previewsOffLogged || this.observed.previews > 0 || this.observed.samplerSteps < after) return;
+    this.previewsOffLogged = true;
+    this.events.onProgress({
+      logs: [
+        `Previews are off on ${this.client.service}: start ComfyUI with --preview-method auto to see the picture form`,
+      ],
+    });
+  }
+
   private refreshQueuePosition(): void {
+    const id = this.promptId;
+    if (id === undefined) return;
     if (this.queueRefresh !== 'idle') {
       this.queueRefresh = 'dirty';
       return;
@@ -178,7 +264,7 @@ export class PromptTracker {
     void this.client
       .queue(this.signal)
       .then((q) => {
-        const index = q.pending.indexOf(this.promptId);
+        const index = q.pending.indexOf(id);
         if (index >= 0 && !this.started && !this.settled) {
           this.events.onProgress({ queuePosition: index + q.running.length });
         }
@@ -197,15 +283,20 @@ export class PromptTracker {
    * is neither queued nor in history (the server lost it), or at the job time limit.
    */
   private async pollHistory(unreachable: EngineError): Promise<void> {
+    const id = this.promptId;
     if (this.polling) return;
+    if (id === undefined || !this.submitted) {
+      // Not submitted yet: nothing on the server to look for.
+      return this.fail(unreachable);
+    }
     this.polling = true;
     const since = this.lastEventAt;
     while (!this.settled) {
       try {
         const q = await this.client.queue(this.signal);
-        const queued = q.running.includes(this.promptId) || q.pending.includes(this.promptId);
+        const queued = q.running.includes(id) || q.pending.includes(id);
         // A failed prompt also counts as finished here: the engine reads the error from the history entry.
-        if (await this.client.history(this.promptId, this.signal)) return this.succeed();
+        if (await this.client.history(id, this.signal)) return this.succeed();
         if (!queued) {
           return this.fail(new EngineError('engine_failed', `${this.client.service} no longer knows the job`));
         }
@@ -233,16 +324,22 @@ export class PromptTracker {
 
   private readonly onAbort = (): void => {
     if (this.settled) return;
-    if (this.submitted) {
-      // Pending prompts are deleted from the queue; a running one is interrupted by id (newer servers ignore
-      // the interrupt when a different prompt runs, so this never stops someone else's job there).
-      const cleanup = this.started
-        ? this.client.post('/interrupt', { prompt_id: this.promptId })
-        : this.client.post('/queue', { delete: [this.promptId] });
+    const id = this.promptId;
+    if (this.submitted && id !== undefined) {
+      // A pending prompt is deleted from the queue (and a running one is not in it, so that is harmless).
+      // A running one is interrupted: by id from 0.3.57 on; before that /interrupt stops whatever runs, so
+      // the queue is checked first and only our own running prompt is interrupted (a small race remains).
+      const cleanup = this.started ? this.interrupt(id) : this.client.post('/queue', { delete: [id] });
       void cleanup.catch(() => undefined);
     }
     this.fail(cancelledError());
   };
+
+  private async interrupt(id: string): Promise<void> {
+    if (this.opts.targetedInterrupt) return this.client.post('/interrupt', { prompt_id: id });
+    const q = await this.client.queue(new AbortController().signal);
+    if (q.running.includes(id)) await this.client.post('/interrupt', {});
+  }
 
   private succeed(): void {
     if (this.settled) return;
@@ -271,4 +368,12 @@ export class PromptTracker {
     this.ws.removeAllListeners('close');
     this.ws.close();
   }
+}
+
+/** execution_error → reason: CUDA/torch out of memory, a model file that vanished, or the engine's own words. */
+export function executionErrorCode(type: string | undefined, message: string | undefined): EngineErrorCode {
+  const text = `${type ?? ''} ${message ?? ''}`;
+  if (/OutOfMemory|out of memory|Allocation on device/i.test(text)) return 'out_of_memory';
+  if (/FileNotFoundError|No such file/i.test(text)) return 'model_missing';
+  return 'engine_failed';
 }

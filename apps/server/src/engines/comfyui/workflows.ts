@@ -6,7 +6,7 @@ import type { Box, BrushTask, DiffusionParams, EditTask, Img2ImgTask, RegionalTa
 import { assertBrushes, assertRegions } from '../builtin/validate.ts';
 import { EngineError } from '../errors.ts';
 import type { ComfyModelFiles } from './files.ts';
-import { COMFY_FLUX_TYPES, COMFY_SDXL_TYPES } from './files.ts';
+import { COMFY_FLUX_TYPES, COMFY_SDXL_TYPES, loraFile, modelFile } from './files.ts';
 import { GraphBuilder, out } from './graph.ts';
 import type { ComfyGraph, ComfyLink } from './graph.ts';
 
@@ -24,6 +24,11 @@ export interface WorkflowOptions {
   files: ComfyModelFiles;
   /** SaveImage filename_prefix; may contain a subfolder (`koma/<job>`). */
   filenamePrefix: string;
+  /**
+   * `save` writes the result to ComfyUI's output folder (SaveImage); `preview` to its temp folder
+   * (PreviewImage), which ComfyUI empties whenever it starts or stops (main.py `cleanup_temp`).
+   */
+  output?: 'save' | 'preview';
 }
 
 /** Steps for a local Kontext edit, which carries no step count (recipe value). */
@@ -60,28 +65,35 @@ function diffusionCore(
   if (!flux && !COMFY_SDXL_TYPES.has(p.model.modelType)) {
     throw new EngineError('validation', `ComfyUI cannot run model type ${p.model.modelType} (${p.model.id})`);
   }
-  if (p.model.path.trim() === '') throw new EngineError('validation', `Model ${p.model.id} has no file path`);
+  const file = modelFile(p.model, files);
+  if (file.trim() === '') throw new EngineError('validation', `Model ${p.model.id} has no file path`);
   let model: ComfyLink;
   let clip: ComfyLink;
   let vae: ComfyLink;
   if (flux) {
-    model = out(b.add('UNETLoader', { unet_name: p.model.path, weight_dtype: 'default' }));
+    model = out(b.add('UNETLoader', { unet_name: file, weight_dtype: 'default' }));
     clip = out(b.add('DualCLIPLoader', { clip_name1: files.flux.clipL, clip_name2: files.flux.t5, type: 'flux' }));
     vae = out(b.add('VAELoader', { vae_name: files.flux.vae }));
   } else {
-    const ckpt = b.add('CheckpointLoaderSimple', { ckpt_name: p.model.path });
+    const ckpt = b.add('CheckpointLoaderSimple', { ckpt_name: file });
     [model, clip, vae] = [out(ckpt, 0), out(ckpt, 1), out(ckpt, 2)];
   }
 
   for (const lora of p.loras) {
-    if (lora.name.trim() === '') throw new EngineError('validation', 'A LoRA has no file name');
+    const loraName = loraFile(lora, files);
+    if (!loraName) {
+      throw new EngineError(
+        'model_missing',
+        `LoRA "${lora.name}" has no file name for ComfyUI; map it to a file in models/loras in the engine config (comfyui.files.loras)`,
+      );
+    }
     if (flux) {
-      model = out(b.add('LoraLoaderModelOnly', { model, lora_name: lora.name, strength_model: lora.strength }));
+      model = out(b.add('LoraLoaderModelOnly', { model, lora_name: loraName, strength_model: lora.strength }));
     } else {
       const l = b.add('LoraLoader', {
         model,
         clip,
-        lora_name: lora.name,
+        lora_name: loraName,
         strength_model: lora.strength,
         strength_clip: lora.strength,
       });
@@ -170,7 +182,8 @@ function repeatLatent(b: GraphBuilder, latent: ComfyLink, amount: number): Comfy
 }
 
 function save(b: GraphBuilder, images: ComfyLink, opts: WorkflowOptions): void {
-  b.add('SaveImage', { images, filename_prefix: opts.filenamePrefix });
+  if (opts.output === 'preview') b.add('PreviewImage', { images });
+  else b.add('SaveImage', { images, filename_prefix: opts.filenamePrefix });
 }
 
 export function txt2imgWorkflow(task: Txt2ImgTask, uploads: UploadedInputs, opts: WorkflowOptions): ComfyGraph {

@@ -1,88 +1,134 @@
+import { ApiError, createFalClient } from '@fal-ai/client';
+import type { FalClient, RequestMiddleware } from '@fal-ai/client';
 import sharp from 'sharp';
-import type { Engine, EngineEvents, EngineImage, EngineResult, EngineTask, EngineVideo } from '../types.ts';
+import type {
+  Engine,
+  EngineEvents,
+  EngineImage,
+  EngineProbe,
+  EngineResult,
+  EngineTask,
+  EngineVideo,
+} from '../types.ts';
 import { EngineError, cancelledError, sleep, throwIfAborted } from '../errors.ts';
-import { fetchOrFail, malformed, readJson } from '../http.ts';
+import { fetchOrFail, malformed } from '../http.ts';
 import { pasteMasked } from '../masks.ts';
+import { probeOf, probeTarget } from '../reachability.ts';
 import { falRequestFor, falSupports } from './endpoints.ts';
 import type { FalRequest } from './endpoints.ts';
-import {
-  falHttpError,
-  progressFromLog,
-  zImageOutput,
-  zImagesOutput,
-  zStatus,
-  zSubmitted,
-  zVideoOutput,
-} from './protocol.ts';
+import { falHttpError, progressFromLog, zImageOutput, zImagesOutput, zStatus, zVideoOutput } from './protocol.ts';
 
 export interface FalEngineOptions {
   apiKey: string;
-  /** Queue host; tests point it at a fake. */
+  /** Replaces https://queue.fal.run (tests point it at a fake, or a proxy). */
   baseUrl?: string;
+  /** Replaces https://rest.fal.ai, the storage API; defaults to `baseUrl` when that is set. */
+  storageUrl?: string;
   pollIntervalMs?: number;
   requestTimeoutMs?: number;
   /** Whole-job limit for images; videos get `videoTimeoutMs`. */
   jobTimeoutMs?: number;
   videoTimeoutMs?: number;
-  /** Consecutive failed status polls tolerated before the job fails (the fal SDK retries status 5 times). */
-  statusRetries?: number;
 }
 
 const SERVICE = 'fal';
+const QUEUE_HOST = 'https://queue.fal.run';
+const REST_HOST = 'https://rest.fal.ai';
 
-/** Hosted FLUX, Kontext, nano-banana, ESRGAN and video models through fal's queue API (engines.md §2). */
+/** Sends the client's requests to other hosts (a fake or a proxy), keeping paths and queries. */
+function rehost(queue: string | undefined, rest: string | undefined): RequestMiddleware {
+  return (request) => {
+    let { url } = request;
+    if (queue && url.startsWith(QUEUE_HOST)) url = queue.replace(/\/+$/, '') + url.slice(QUEUE_HOST.length);
+    else if (rest && url.startsWith(REST_HOST)) url = rest.replace(/\/+$/, '') + url.slice(REST_HOST.length);
+    return Promise.resolve({ ...request, url });
+  };
+}
+
+/**
+ * Hosted FLUX, Kontext, nano-banana, ESRGAN and video models through fal's queue (engines.md §2), with the
+ * official client (`createFalClient`, one per engine, not the global singleton). The client retries 429, 502,
+ * 503 and 504 with exponential backoff and jitter (submit and result 3 times from 1 s, status 5 times and on
+ * 500 too: queue.js QUEUE_RETRY_CONFIG / QUEUE_STATUS_RETRY_CONFIG) and uploads images to fal storage.
+ */
 export class FalEngine implements Engine {
   readonly id = 'fal' as const;
-  private readonly base: string;
-  private readonly opts: Required<Omit<FalEngineOptions, 'baseUrl'>>;
+  private readonly fal: FalClient;
+  private readonly queueUrl: string;
+  private readonly opts: Required<
+    Pick<FalEngineOptions, 'pollIntervalMs' | 'requestTimeoutMs' | 'jobTimeoutMs' | 'videoTimeoutMs'>
+  >;
 
   constructor(options: FalEngineOptions) {
     if (!options.apiKey) throw new Error('fal engine needs an API key');
-    this.base = (options.baseUrl ?? 'https://queue.fal.run').replace(/\/+$/, '');
+    this.fal = createFalClient({
+      credentials: options.apiKey,
+      suppressLocalCredentialsWarning: true,
+      requestMiddleware: rehost(options.baseUrl, options.storageUrl ?? options.baseUrl),
+    });
+    this.queueUrl = (options.baseUrl ?? QUEUE_HOST).replace(/\/+$/, '');
     this.opts = {
-      apiKey: options.apiKey,
       pollIntervalMs: options.pollIntervalMs ?? 500,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       jobTimeoutMs: options.jobTimeoutMs ?? 15 * 60_000,
       videoTimeoutMs: options.videoTimeoutMs ?? 30 * 60_000,
-      statusRetries: options.statusRetries ?? 5,
     };
+  }
+
+  /**
+   * Reachability for readiness checks: any HTTP answer of the queue host counts. fal has no free endpoint that
+   * checks a key without starting a job, so a wrong key still shows as the first job's `engine_auth`.
+   */
+  async probe(signal: AbortSignal): Promise<EngineProbe> {
+    try {
+      const res = await fetchOrFail(
+        SERVICE,
+        `${this.queueUrl}/`,
+        { method: 'HEAD' },
+        signal,
+        this.opts.requestTimeoutMs,
+      );
+      await res.arrayBuffer().catch(() => undefined);
+      return probeOf([probeTarget(this.queueUrl, undefined, signal)]);
+    } catch (err) {
+      return probeOf([probeTarget(this.queueUrl, err, signal)]);
+    }
   }
 
   supports(task: EngineTask): boolean {
     return falSupports(task);
   }
 
-  private headers(json: boolean): Record<string, string> {
-    return {
-      authorization: `Key ${this.opts.apiKey}`,
-      accept: 'application/json',
-      ...(json ? { 'content-type': 'application/json' } : {}),
-    };
-  }
-
-  private call(url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
-    return fetchOrFail(SERVICE, url, init, signal, this.opts.requestTimeoutMs);
-  }
-
   async run(task: EngineTask, events: EngineEvents, signal: AbortSignal): Promise<EngineResult> {
     throwIfAborted(signal);
-    const request = await falRequestFor(task);
     const limit = task.kind === 'video' ? this.opts.videoTimeoutMs : this.opts.jobTimeoutMs;
     const timeout = AbortSignal.timeout(limit);
     const jobSignal = AbortSignal.any([signal, timeout]);
-    const submitted = await this.submit(request, signal);
-    events.onProgress({
-      logs: [`Queued on fal (${request.endpoint})`],
-      ...(submitted.queuePosition !== undefined ? { queuePosition: submitted.queuePosition } : {}),
-    });
+    const upload = (png: Buffer, what: string) =>
+      this.call(`upload the ${what}`, jobSignal, () => this.fal.storage.upload(new Blob([png], { type: 'image/png' })));
+    let requestId: string | undefined;
+    let request: FalRequest | undefined;
     try {
-      await this.waitForCompletion(submitted.statusUrl, events, jobSignal);
-      const output = await this.result(submitted.responseUrl, jobSignal);
-      return await this.collect(request, output, jobSignal);
+      request = await falRequestFor(task, upload);
+      const endpoint = request.endpoint;
+      const input = request.input;
+      const submitted = await this.call('accept the job', jobSignal, () =>
+        this.fal.queue.submit(endpoint, { input, abortSignal: jobSignal }),
+      );
+      requestId = submitted.request_id;
+      events.onProgress({
+        logs: [`Queued on fal (${endpoint})`],
+        ...(submitted.queue_position !== undefined ? { queuePosition: submitted.queue_position } : {}),
+      });
+      await this.waitForCompletion(endpoint, requestId, events, jobSignal);
+      const id = requestId;
+      const output = await this.call('run the job', jobSignal, () =>
+        this.fal.queue.result(endpoint, { requestId: id, abortSignal: jobSignal }),
+      );
+      return await this.collect(request, output.data, jobSignal);
     } catch (err) {
       if (jobSignal.aborted) {
-        void this.cancel(submitted.cancelUrl);
+        if (request && requestId) void this.cancel(request.endpoint, requestId);
         if (!signal.aborted) throw new EngineError('timeout', `The fal job did not finish within ${limit} ms`);
         throw cancelledError();
       }
@@ -90,53 +136,42 @@ export class FalEngine implements Engine {
     }
   }
 
-  private async submit(request: FalRequest, signal: AbortSignal) {
-    const res = await this.call(
-      `${this.base}/${request.endpoint}`,
-      { method: 'POST', headers: this.headers(true), body: JSON.stringify(request.input) },
-      signal,
-    );
-    const body = await readJson(SERVICE, res, `POST ${request.endpoint}`);
-    if (!res.ok) throw falHttpError(res.status, body, 'to accept the job', res.headers.get('x-fal-error-type'));
-    const parsed = zSubmitted.safeParse(body);
-    if (!parsed.success) throw malformed(SERVICE, `POST ${request.endpoint}`, parsed.error.issues);
-    // Status, result and cancel URLs drop the endpoint's sub-path: only owner/alias (engines.md §2.1).
-    const [owner, alias] = request.endpoint.split('/');
-    const requests = `${this.base}/${owner}/${alias}/requests/${parsed.data.request_id}`;
-    return {
-      statusUrl: parsed.data.status_url ?? `${requests}/status`,
-      responseUrl: parsed.data.response_url ?? requests,
-      cancelUrl: parsed.data.cancel_url ?? `${requests}/cancel`,
-      queuePosition: parsed.data.queue_position,
-    };
+  /** Runs one client call, turning its errors (ApiError, network failures, aborts) into EngineErrors. */
+  private async call<T>(what: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (signal.aborted) throw cancelledError();
+      if (err instanceof EngineError) throw err;
+      if (err instanceof ApiError) {
+        const e = err as ApiError<unknown>;
+        throw falHttpError(e.status, e.body, `to ${what}`, null);
+      }
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause : undefined;
+      const code = (cause as { code?: unknown } | undefined)?.code;
+      const refused = typeof code === 'string' && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UNREACH|CONNECT_TIMEOUT/.test(code);
+      throw new EngineError(
+        refused ? 'engine_unreachable' : 'connection_lost',
+        `fal could not ${what}: ${cause?.message ?? (err instanceof Error ? err.message : String(err))}`,
+        err,
+      );
+    }
   }
 
-  /** Polls the status URL with logs until COMPLETED; logs arrive as the full list each time, so only new lines are sent. */
-  private async waitForCompletion(statusUrl: string, events: EngineEvents, signal: AbortSignal): Promise<void> {
+  /** Polls the status with logs until COMPLETED; logs arrive as the full list each time, so only new lines are sent. */
+  private async waitForCompletion(
+    endpoint: string,
+    requestId: string,
+    events: EngineEvents,
+    signal: AbortSignal,
+  ): Promise<void> {
     let seenLogs = 0;
     let lastPosition: number | undefined;
-    let failures = 0;
-    const url = `${statusUrl}${statusUrl.includes('?') ? '&' : '?'}logs=1`;
     for (;;) {
-      let res: Response;
-      let body: unknown;
-      try {
-        res = await this.call(url, { headers: this.headers(false) }, signal);
-        body = await readJson(SERVICE, res, 'GET status');
-      } catch (err) {
-        if (signal.aborted || !(err instanceof EngineError) || ++failures > this.opts.statusRetries) throw err;
-        await sleep(this.opts.pollIntervalMs, signal);
-        continue;
-      }
-      if (!res.ok) {
-        if (res.status >= 500 && ++failures <= this.opts.statusRetries) {
-          await sleep(this.opts.pollIntervalMs, signal);
-          continue;
-        }
-        throw falHttpError(res.status, body, 'to report the job status', res.headers.get('x-fal-error-type'));
-      }
-      failures = 0;
-      const parsed = zStatus.safeParse(body);
+      const raw = await this.call('report the job status', signal, () =>
+        this.fal.queue.status(endpoint, { requestId, logs: true, abortSignal: signal }),
+      );
+      const parsed = zStatus.safeParse(raw);
       if (!parsed.success) throw malformed(SERVICE, 'GET status', parsed.error.issues);
       const status = parsed.data;
       const logs = (status.logs ?? []).map((l) => l.message);
@@ -177,15 +212,9 @@ export class FalEngine implements Engine {
     }
   }
 
-  private async result(responseUrl: string, signal: AbortSignal): Promise<unknown> {
-    const res = await this.call(responseUrl, { headers: this.headers(false) }, signal);
-    const body = await readJson(SERVICE, res, 'GET result');
-    if (!res.ok) throw falHttpError(res.status, body, 'to run the job', res.headers.get('x-fal-error-type'));
-    return body;
-  }
-
+  /** Output files come from fal's CDN: a plain download, no credentials. */
   private async download(url: string, signal: AbortSignal): Promise<Buffer> {
-    const res = await this.call(url, {}, signal);
+    const res = await fetchOrFail(SERVICE, url, {}, signal, this.opts.requestTimeoutMs);
     if (!res.ok) throw new EngineError('engine_failed', `Could not download the fal output (HTTP ${res.status})`);
     return Buffer.from(await res.arrayBuffer());
   }
@@ -202,7 +231,7 @@ export class FalEngine implements Engine {
       return { images: [], videos: [video], metadata };
     }
     let files: { url: string }[];
-    let seed = 'seed' in (request.input as object) ? Number(request.input.seed) : 0;
+    let seed = 'seed' in request.input ? Number(request.input.seed) : 0;
     if (request.output === 'image') {
       const parsed = zImageOutput.safeParse(output);
       if (!parsed.success) throw malformed(SERVICE, 'GET result', parsed.error.issues);
@@ -240,14 +269,9 @@ export class FalEngine implements Engine {
   }
 
   /** Best effort: a cancel that fails still leaves our side cancelled. */
-  private async cancel(cancelUrl: string): Promise<void> {
+  private async cancel(endpoint: string, requestId: string): Promise<void> {
     try {
-      const res = await this.call(
-        cancelUrl,
-        { method: 'PUT', headers: this.headers(false) },
-        new AbortController().signal,
-      );
-      await res.arrayBuffer();
+      await this.fal.queue.cancel(endpoint, { requestId });
     } catch {
       // Nothing more to do: fal drops abandoned results by its own lifecycle policy.
     }

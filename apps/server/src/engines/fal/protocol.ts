@@ -60,10 +60,13 @@ export function falHttpError(status: number, body: unknown, what: string, errorT
   }
   if (status === 422) return new EngineError('validation', `fal rejected the input: ${text}`, body);
   if (status === 401 || status === 403)
-    return new EngineError('engine_failed', `fal rejected the API key (HTTP ${status})`, body);
+    return new EngineError('engine_auth', `fal rejected the API key (HTTP ${status})`, body);
+  if (status === 413) return new EngineError('input_too_large', `fal refused an input as too large: ${text}`, body);
   if (status === 504 || errorType?.endsWith('timeout'))
     return new EngineError('timeout', `fal timed out: ${text}`, body);
-  if (status === 429) return new EngineError('engine_failed', `fal is rate limiting this account: ${text}`, body);
+  if (status === 429) {
+    return new EngineError('engine_rate_limited', `fal kept rate limiting this account after retrying: ${text}`, body);
+  }
   return new EngineError('engine_failed', `fal failed ${what}: ${text}`, body);
 }
 

@@ -1,9 +1,12 @@
+import OpenAI, { APIError, toFile } from 'openai';
+import type { ImageEditStreamEvent, ImageGenStreamEvent, ImagesResponse } from 'openai/resources/images';
 import sharp from 'sharp';
-import type { Engine, EngineEvents, EngineImage, EngineResult, EngineTask } from '../types.ts';
-import { EngineError, cancelledError, throwIfAborted } from '../errors.ts';
-import { fetchOrFail, malformed, readJson } from '../http.ts';
+import type { Engine, EngineEvents, EngineImage, EngineProbe, EngineResult, EngineTask } from '../types.ts';
+import { EngineError, throwIfAborted } from '../errors.ts';
+import { malformed } from '../http.ts';
+import { probeOf, probeTarget } from '../reachability.ts';
 import { featheredMask, imageSize, outpaintCanvas, pasteMasked, toPng } from '../masks.ts';
-import { nearestGptSize, openAiError, readServerSentEvents, zImagesReply, zStreamEvent } from './protocol.ts';
+import { DEFAULT_IMAGE_MODEL, flexibleSize, modelTraits, nearestGptSize, openAiError } from './protocol.ts';
 
 export interface OpenAiEngineOptions {
   apiKey: string;
@@ -14,37 +17,70 @@ export interface OpenAiEngineOptions {
   partialImages?: number;
   /** The request is held open while the image renders (20–120 s is normal). */
   jobTimeoutMs?: number;
+  /** Retries of the SDK on 408/409/429/5xx and dropped connections (its default is 2). */
+  maxRetries?: number;
 }
 
 const SERVICE = 'OpenAI';
 const GPT_TYPES = new Set(['gpt']);
 
-/** What to send: the endpoint, its body and how to turn the returned pictures into the requested ones. */
+/** What to ask for and how to turn the returned pictures into the requested ones. */
 interface Call {
-  path: '/images/generations' | '/images/edits';
-  body: FormData | string;
+  kind: 'generate' | 'edit';
+  prompt: string;
+  size: string;
+  n: number;
+  image?: Buffer;
+  mask?: Buffer;
   width: number;
   height: number;
-  n: number;
   /** Inpaint-like tasks: the result is pasted over this original through this mask. */
   paste?: { original: Buffer; mask: Buffer };
   note: string;
 }
 
-/** gpt-image-1 through the Images API (engines.md §3): generations, and edits with a mask. */
+type StreamEvent = ImageGenStreamEvent | ImageEditStreamEvent;
+
+/**
+ * GPT image models through the official `openai` client (engines.md §3): generations, and edits with a mask
+ * and `input_fidelity: "high"` where the model has it. The client retries twice with backoff and honours
+ * `retry-after` / `retry-after-ms` (client.ts `retryRequest`).
+ */
 export class OpenAiEngine implements Engine {
   readonly id = 'openai' as const;
-  private readonly base: string;
+  private readonly client: OpenAI;
   private readonly model: string;
   private readonly partialImages: number;
   private readonly jobTimeoutMs: number;
 
-  constructor(private readonly options: OpenAiEngineOptions) {
+  constructor(options: OpenAiEngineOptions) {
     if (!options.apiKey) throw new Error('OpenAI engine needs an API key');
-    this.base = (options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-    this.model = options.model ?? 'gpt-image-1';
+    this.model = options.model ?? DEFAULT_IMAGE_MODEL;
     this.partialImages = Math.max(0, Math.min(3, options.partialImages ?? 2));
     this.jobTimeoutMs = options.jobTimeoutMs ?? 180_000;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+      maxRetries: options.maxRetries ?? 2,
+      timeout: this.jobTimeoutMs,
+    });
+  }
+
+  /**
+   * Reachability for readiness checks: `GET /models/{model}` (free) checks the host, the key and that the key may
+   * use the model. A 404 still counts as reachable: OpenAI-compatible proxies often lack the models list.
+   */
+  async probe(signal: AbortSignal): Promise<EngineProbe> {
+    const url = this.client.baseURL;
+    try {
+      await this.client.models.retrieve(this.model, { signal, maxRetries: 0 });
+      return probeOf([probeTarget(url, undefined, signal)]);
+    } catch (err) {
+      if (err instanceof APIError && err.status === 404) {
+        return probeOf([{ url, reachable: true, detail: `OpenAI does not list the model ${this.model}` }]);
+      }
+      return probeOf([probeTarget(url, openAiError(err, signal), signal)]);
+    }
   }
 
   supports(task: EngineTask): boolean {
@@ -63,16 +99,12 @@ export class OpenAiEngine implements Engine {
     throwIfAborted(signal);
     if (!this.supports(task)) throw new EngineError('validation', `OpenAI cannot run this ${task.kind} task`);
     const call = await this.callFor(task);
-    const timeout = AbortSignal.timeout(this.jobTimeoutMs);
-    const jobSignal = AbortSignal.any([signal, timeout]);
     events.onProgress({ logs: [`Sent to OpenAI ${this.model}`], queuePosition: 0 });
     let pictures: Buffer[];
     try {
-      pictures = await this.request(call, events, jobSignal);
+      pictures = await this.request(call, events, signal);
     } catch (err) {
-      if (signal.aborted) throw cancelledError();
-      if (timeout.aborted) throw new EngineError('timeout', `OpenAI did not answer within ${this.jobTimeoutMs} ms`);
-      throw err;
+      throw openAiError(err, signal);
     }
     const seed = 'seed' in task ? task.seed : 0;
     const images: EngineImage[] = [];
@@ -80,25 +112,26 @@ export class OpenAiEngine implements Engine {
     return { images, metadata: { engine: 'openai', model: this.model, note: call.note } };
   }
 
+  private sizeFor(width: number, height: number): { size: string; label: string } {
+    if (modelTraits(this.model).flexibleSizes) {
+      const s = flexibleSize(width, height);
+      return { size: s.size, label: s.size };
+    }
+    const s = nearestGptSize(width, height);
+    return { size: s.size, label: s.size };
+  }
+
   private async callFor(task: EngineTask): Promise<Call> {
     if (task.kind === 'txt2img') {
-      const size = nearestGptSize(task.width, task.height);
-      const body = JSON.stringify({
-        model: this.model,
-        prompt: task.prompt,
-        n: task.numImages,
-        size: size.size,
-        quality: 'auto',
-        output_format: 'png',
-        ...(this.partialImages > 0 ? { stream: true, partial_images: this.partialImages } : {}),
-      });
+      const { size, label } = this.sizeFor(task.width, task.height);
       return {
-        path: '/images/generations',
-        body,
+        kind: 'generate',
+        prompt: task.prompt,
+        size,
+        n: task.numImages,
         width: task.width,
         height: task.height,
-        n: task.numImages,
-        note: `gpt-image-1 renders ${size.size}; cropped and scaled to ${task.width}x${task.height}. No seed control.`,
+        note: `${this.model} renders ${label}; cropped and scaled to ${task.width}x${task.height}. No seed control.`,
       };
     }
     if (task.kind !== 'img2img' && task.kind !== 'inpaint' && task.kind !== 'outpaint') {
@@ -114,91 +147,65 @@ export class OpenAiEngine implements Engine {
       [image, mask] = [canvas.image, canvas.mask];
     }
     const { width, height } = task.kind === 'img2img' ? task : await imageSize(image, 'input image');
-    const size = nearestGptSize(width, height);
-    const form = new FormData();
-    form.append('model', this.model);
-    form.append('prompt', task.prompt);
-    form.append('n', String(task.numImages));
-    form.append('size', size.size);
-    form.append('output_format', 'png');
-    form.append('image', new Blob([await toPng(image, 'input image')], { type: 'image/png' }), 'image.png');
-    if (mask) form.append('mask', new Blob([await openAiMask(mask)], { type: 'image/png' }), 'mask.png');
-    if (this.partialImages > 0) {
-      form.append('stream', 'true');
-      form.append('partial_images', String(this.partialImages));
-    }
     return {
-      path: '/images/edits',
-      body: form,
+      kind: 'edit',
+      prompt: task.prompt,
+      size: this.sizeFor(width, height).size,
+      n: task.numImages,
+      image: await toPng(image, 'input image'),
+      ...(mask ? { mask: await openAiMask(mask), paste: { original: image, mask } } : {}),
       width,
       height,
-      n: task.numImages,
-      ...(mask ? { paste: { original: image, mask } } : {}),
       note:
         task.kind === 'img2img'
-          ? 'gpt-image-1 edits the whole image; strength is not supported. No seed control.'
-          : 'gpt-image-1 edit through a mask; pixels outside the mask are kept from the input. No seed control.',
+          ? `${this.model} edits the whole image; strength is not supported. No seed control.`
+          : `${this.model} edit through a mask; pixels outside the mask are kept from the input. No seed control.`,
     };
   }
 
   private async request(call: Call, events: EngineEvents, signal: AbortSignal): Promise<Buffer[]> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}` };
-    if (typeof call.body === 'string') headers['content-type'] = 'application/json';
-    const res = await fetchOrFail(
-      SERVICE,
-      `${this.base}${call.path}`,
-      { method: 'POST', headers, body: call.body },
-      signal,
-      this.jobTimeoutMs,
-    );
-    if (!res.ok) throw openAiError(res.status, await readJson(SERVICE, res, `POST ${call.path}`));
-    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
-      const parsed = zImagesReply.safeParse(await readJson(SERVICE, res, `POST ${call.path}`));
-      if (!parsed.success) throw malformed(SERVICE, `POST ${call.path}`, parsed.error.issues);
-      return parsed.data.data.map((d) => Buffer.from(d.b64_json, 'base64'));
+    const stream = this.partialImages > 0;
+    const common = {
+      model: this.model,
+      prompt: call.prompt,
+      n: call.n,
+      size: call.size,
+      output_format: 'png' as const,
+      ...(stream ? { stream: true as const, partial_images: this.partialImages } : {}),
+    };
+    const options = { signal };
+    if (call.kind === 'generate') {
+      const reply = await this.client.images.generate({ ...common, quality: 'auto' }, options);
+      return isStream(reply) ? this.readStream(reply, call, events) : pictures(reply);
     }
-    return this.readStream(res.body, call, events, signal);
+    const edit = {
+      ...common,
+      image: await toFile(call.image!, 'image.png', { type: 'image/png' }),
+      ...(call.mask ? { mask: await toFile(call.mask, 'mask.png', { type: 'image/png' }) } : {}),
+      // Keeps faces and details of the input (a character) where the model has the setting.
+      ...(modelTraits(this.model).highFidelity ? { input_fidelity: 'high' as const } : {}),
+    };
+    const reply = await this.client.images.edit(edit, options);
+    return isStream(reply) ? this.readStream(reply, call, events) : pictures(reply);
   }
 
   /** Partial images become previews; each `*.completed` event is one finished picture. */
-  private async readStream(
-    body: ReadableStream<Uint8Array>,
-    call: Call,
-    events: EngineEvents,
-    signal: AbortSignal,
-  ): Promise<Buffer[]> {
+  private async readStream(stream: AsyncIterable<StreamEvent>, call: Call, events: EngineEvents): Promise<Buffer[]> {
     const done: Buffer[] = [];
     let partials = 0;
-    try {
-      for await (const sse of readServerSentEvents(body)) {
-        let data: unknown;
-        try {
-          data = JSON.parse(sse.data) as unknown;
-        } catch {
-          throw malformed(SERVICE, 'the image stream', sse.data.slice(0, 120));
-        }
-        if (sse.event === 'error' || (typeof data === 'object' && data !== null && 'error' in data))
-          throw openAiError(undefined, data);
-        const parsed = zStreamEvent.safeParse(data);
-        if (!parsed.success) throw malformed(SERVICE, 'the image stream', parsed.error.issues);
-        const { type, b64_json } = parsed.data;
-        if (!b64_json) continue;
-        if (type.endsWith('.partial_image')) {
-          partials++;
-          events.onProgress({
-            preview: { bytes: Buffer.from(b64_json, 'base64'), mime: 'image/png' },
-            progress: Math.min(0.95, partials / (call.n * (this.partialImages + 1))),
-            logs: [`Partial image ${partials}`],
-          });
-        } else if (type.endsWith('.completed')) {
-          done.push(Buffer.from(b64_json, 'base64'));
-          events.onProgress({ progress: done.length / call.n });
-        }
+    for await (const event of stream) {
+      if (!event.b64_json) continue;
+      if (event.type.endsWith('.partial_image')) {
+        partials++;
+        events.onProgress({
+          preview: { bytes: Buffer.from(event.b64_json, 'base64'), mime: 'image/png' },
+          progress: Math.min(0.95, partials / (call.n * (this.partialImages + 1))),
+          logs: [`Partial image ${partials}`],
+        });
+      } else if (event.type.endsWith('.completed')) {
+        done.push(Buffer.from(event.b64_json, 'base64'));
+        events.onProgress({ progress: done.length / call.n });
       }
-    } catch (err) {
-      if (err instanceof EngineError) throw err;
-      if (signal.aborted) throw cancelledError();
-      throw new EngineError('connection_lost', 'The connection to OpenAI dropped while the image was streaming', err);
     }
     if (done.length === 0) throw new EngineError('engine_failed', 'OpenAI ended the stream without an image');
     return done;
@@ -218,6 +225,16 @@ export class OpenAiEngine implements Engine {
     const { width, height } = await imageSize(bytes, 'result');
     return { bytes, mime: 'image/png', width, height, seed };
   }
+}
+
+function isStream<T>(reply: ImagesResponse | AsyncIterable<T>): reply is AsyncIterable<T> {
+  return Symbol.asyncIterator in reply;
+}
+
+function pictures(reply: ImagesResponse): Buffer[] {
+  const data = (reply.data ?? []).flatMap((d) => (d.b64_json ? [Buffer.from(d.b64_json, 'base64')] : []));
+  if (data.length === 0) throw malformed(SERVICE, 'the image request', reply);
+  return data;
 }
 
 /** OpenAI edits with a PNG whose fully transparent pixels are the area to edit: our white = change becomes alpha 0. */

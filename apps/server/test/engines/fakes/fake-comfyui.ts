@@ -1,13 +1,34 @@
 /**
- * A ComfyUI server for tests that speaks the real protocol (engines.md §1.1–1.2, §1.7): validation with
- * node_errors, one prompt at a time, WS events routed to the submitting client, binary previews, history,
- * /view, uploads, interrupt and queue delete. Failure modes are switched on per test.
+ * A ComfyUI server for tests that speaks the real protocol (engines.md §1.1–1.2, §1.7) and behaves like the
+ * version it claims to be. Built from ComfyUI's sources (comfyanonymous/ComfyUI; v0.3.64 = commit 63722199
+ * unless noted):
+ * - /object_info from the recorded node definitions (../fixtures/object-info.ts), model combos filled with
+ *   the files this server "has", written with `\` when it runs on Windows (`os: 'nt'`: folder_paths.py
+ *   `recursive_search` uses os.path.relpath);
+ * - POST /prompt validated as execution.py `validate_prompt` does (./comfy-validate.ts), answering 400
+ *   `{error, node_errors}`;
+ * - one prompt at a time; events routed to the submitting client; `execution_success` is sent from inside the
+ *   executor, the history entry is written `historyDelayMs` later (main.py `prompt_worker` → `task_done`) and
+ *   only then `executing {node: null}` is sent;
+ * - step previews only when started with a preview method (comfy/cli_args.py `--preview-method`, default
+ *   none), as type 4 frames with the prompt id when the client asked through feature flags (0.3.45+), else
+ *   type 1;
+ * - before 0.3.45 a client-chosen prompt_id is ignored and the server assigns uuid4 (#8189); before 0.3.57
+ *   POST /interrupt stops whatever runs, whatever prompt_id it names (#9607);
+ * - /system_stats with comfyui_version, os, embedded_python and argv; uploads to input or temp; /view,
+ *   /history (GET and POST delete), /queue, /prompt, /interrupt. There is no route to delete files, as in
+ *   ComfyUI.
+ * - Optional auth as a reverse proxy in front of ComfyUI would do it (401 without the right header).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import sharp from 'sharp';
 import { WebSocketServer } from 'ws';
 import type WebSocket from 'ws';
+import { RECORDED_OBJECT_INFO } from '../fixtures/object-info.ts';
+import type { FolderName, RecordedInput } from '../fixtures/object-info.ts';
+import { validatePrompt } from './comfy-validate.ts';
+import type { CustomValidators, Schema } from './comfy-validate.ts';
 import { closeServer, delay, listen, parseMultipart, readBody, sendJson } from './http-util.ts';
 
 type Graph = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
@@ -27,51 +48,40 @@ interface HistoryEntry {
   meta: Record<string, unknown>;
 }
 
-const OUTPUT_NODES = new Set(['SaveImage', 'PreviewImage']);
-const NODES = new Set([
-  'CheckpointLoaderSimple',
-  'LoraLoader',
-  'LoraLoaderModelOnly',
-  'CLIPTextEncode',
-  'EmptyLatentImage',
-  'EmptySD3LatentImage',
-  'KSampler',
-  'VAEDecode',
-  'VAEEncode',
-  'SaveImage',
-  'PreviewImage',
-  'LoadImage',
-  'LoadImageMask',
-  'SetLatentNoiseMask',
-  'ImageCompositeMasked',
-  'RepeatLatentBatch',
-  'RepeatImageBatch',
-  'ImageScale',
-  'ImageScaleBy',
-  'UpscaleModelLoader',
-  'ImageUpscaleWithModel',
-  'ControlNetLoader',
-  'ControlNetApplyAdvanced',
-  'IPAdapterUnifiedLoader',
-  'IPAdapterAdvanced',
-  'UNETLoader',
-  'DualCLIPLoader',
-  'VAELoader',
-  'FluxGuidance',
-  'FluxKontextImageScale',
-  'ReferenceLatent',
-  'ConditioningSetArea',
-  'ConditioningCombine',
-  'ConditioningSetMask',
-]);
+export type ModelFolders = Partial<Record<Exclude<FolderName, 'input'>, string[]>>;
+
+export const DEFAULT_FOLDERS: ModelFolders = {
+  checkpoints: ['animagine-xl-4.0.safetensors', 'sd_xl_base_1.0.safetensors'],
+  loras: ['manga_style_xl.safetensors'],
+  controlnet: ['OpenPoseXL2.safetensors'],
+  upscale_models: ['4x-UltraSharp.pth'],
+  text_encoders: ['clip_l.safetensors', 't5xxl_fp16.safetensors'],
+  vae: ['ae.safetensors'],
+  diffusion_models: ['flux1-dev.safetensors'],
+  clip_vision: [],
+  ipadapter: [],
+};
 
 export interface FakeComfyOptions {
+  /** comfyui_version in /system_stats; also decides prompt-id and interrupt behaviour. Default 0.3.64. */
+  version?: string;
+  /** `nt` lists model files with backslashes, as ComfyUI on Windows does. */
+  os?: 'posix' | 'nt';
+  /** The `--preview-method` the server was started with; `none` (ComfyUI's default) sends no previews. */
+  previewMethod?: 'none' | 'auto' | 'latent2rgb' | 'taesd';
+  /** Files in each models folder, with `/` for subfolders. Unlisted folders take DEFAULT_FOLDERS. */
+  folders?: ModelFolders;
+  /** Shorthands for folders.checkpoints / folders.loras. */
   checkpoints?: string[];
   loras?: string[];
   /** Delay between emitted events. */
   tickMs?: number;
-  /** Node classes this server lacks (a custom node pack not installed). */
+  /** Time between execution_success and the history entry + executing {node: null}. */
+  historyDelayMs?: number;
+  /** Node classes this server lacks (a custom node pack not installed, an old ComfyUI). */
   withoutNodes?: string[];
+  /** Credentials a proxy in front of this server demands. */
+  auth?: { bearer: string } | { basic: string };
 }
 
 export type Failure =
@@ -80,6 +90,12 @@ export type Failure =
   | { kind: 'drop_socket_then_finish' }
   /** Goes silent after execution_start and never finishes. */
   | { kind: 'stall' };
+
+const versionOf = (text: string): number[] => (/(\d+)\.(\d+)\.(\d+)/.exec(text) ?? []).slice(1).map(Number);
+const atLeast = (v: number[], min: number[]): boolean => {
+  for (let i = 0; i < 3; i++) if ((v[i] ?? 0) !== min[i]) return (v[i] ?? 0) > min[i]!;
+  return true;
+};
 
 function formText(form: FormData, name: string): string {
   const value = form.get(name);
@@ -100,6 +116,7 @@ export class FakeComfyUI {
   private server!: Server;
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly sockets = new Map<string, { ws: WebSocket; metadataPreviews: boolean }>();
+  /** Uploaded files by `type/subfolder/name` (type input or temp). */
   private readonly uploads = new Map<string, Buffer>();
   private readonly files = new Map<string, Buffer>();
   private readonly history = new Map<string, HistoryEntry>();
@@ -107,31 +124,104 @@ export class FakeComfyUI {
   private running: Item | undefined;
   private counter = 0;
   private fileCounter = 0;
-  private readonly checkpoints: string[];
-  private readonly loras: string[];
+  readonly version: string;
+  private readonly v: number[];
+  readonly os: 'posix' | 'nt';
+  readonly previewMethod: string;
+  /** Model folders as on disk (`/` separators); tests may add files while the server runs. */
+  readonly folders: Required<ModelFolders>;
   private readonly tickMs: number;
+  private readonly historyDelayMs: number;
   private readonly withoutNodes: string[];
-  /** COMBO inputs as /object_info lists them (one in the newer V3 form), i.e. the installed model files. */
-  private get comboInputs(): Record<string, Record<string, unknown>> {
-    return {
-      CheckpointLoaderSimple: { ckpt_name: [this.checkpoints, {}] },
-      LoraLoader: { lora_name: [this.loras, {}] },
-      ControlNetLoader: { control_net_name: [['OpenPoseXL2.safetensors'], {}] },
-      UpscaleModelLoader: { model_name: ['COMBO', { options: ['4x-UltraSharp.pth'] }] },
-      DualCLIPLoader: {
-        clip_name1: [['clip_l.safetensors', 't5xxl_fp16.safetensors'], {}],
-        clip_name2: [['clip_l.safetensors', 't5xxl_fp16.safetensors'], {}],
-      },
-      VAELoader: { vae_name: [['ae.safetensors'], {}] },
-      UNETLoader: { unet_name: [['flux1-dev.safetensors'], {}] },
-    };
-  }
+  private readonly auth: string | undefined;
 
   constructor(options: FakeComfyOptions = {}) {
-    this.checkpoints = options.checkpoints ?? ['animagine-xl-4.0.safetensors', 'sd_xl_base_1.0.safetensors'];
-    this.loras = options.loras ?? ['manga_style_xl.safetensors'];
+    this.version = options.version ?? '0.3.64';
+    this.v = versionOf(this.version);
+    this.os = options.os ?? 'posix';
+    this.previewMethod = options.previewMethod ?? 'auto';
+    this.folders = { ...DEFAULT_FOLDERS, ...options.folders } as Required<ModelFolders>;
+    if (options.checkpoints) this.folders.checkpoints = options.checkpoints;
+    if (options.loras) this.folders.loras = options.loras;
     this.tickMs = options.tickMs ?? 1;
+    this.historyDelayMs = options.historyDelayMs ?? 20;
     this.withoutNodes = options.withoutNodes ?? [];
+    const auth = options.auth;
+    this.auth = auth
+      ? 'bearer' in auth
+        ? `Bearer ${auth.bearer}`
+        : `Basic ${Buffer.from(auth.basic).toString('base64')}`
+      : undefined;
+  }
+
+  /** A client-chosen prompt_id is kept (0.3.45+). */
+  get keepsClientIds(): boolean {
+    return atLeast(this.v, [0, 3, 45]);
+  }
+
+  /** POST /interrupt honours prompt_id (0.3.57+). */
+  get targetedInterrupt(): boolean {
+    return atLeast(this.v, [0, 3, 57]);
+  }
+
+  /** A folder's file list as ComfyUI serves it (sorted, OS separators). */
+  private listed(folder: Exclude<FolderName, 'input'>): string[] {
+    const names = [...this.folders[folder]].sort();
+    const list = this.os === 'nt' ? names.map((n) => n.replace(/\//g, '\\')) : names;
+    return folder === 'vae' ? [...list, 'pixel_space'] : list;
+  }
+
+  /** The served /object_info: the recorded definitions with this server's files in the model combos. */
+  objectInfo(): Schema & Record<string, unknown> {
+    const fill = (spec: RecordedInput): unknown[] => {
+      const [type, options] = spec;
+      if (typeof type === 'object' && !Array.isArray(type)) {
+        const files =
+          type.folder === 'input'
+            ? [...this.uploads.keys()]
+                .filter((k) => /^input\/[^/]+$/.test(k))
+                .map((k) => k.slice(6))
+                .sort()
+            : this.listed(type.folder);
+        return options ? [files, options] : [files];
+      }
+      return options ? [type, options] : [type];
+    };
+    const out: Record<string, unknown> = {};
+    for (const [name, node] of Object.entries(RECORDED_OBJECT_INFO)) {
+      if (this.withoutNodes.includes(name)) continue;
+      const section = (inputs: Record<string, RecordedInput> | undefined) =>
+        inputs ? Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, fill(v)])) : undefined;
+      const required = section(node.input.required)!;
+      const optional = section(node.input.optional);
+      out[name] = {
+        input: { required, ...(optional ? { optional } : {}) },
+        input_order: { required: Object.keys(required), ...(optional ? { optional: Object.keys(optional) } : {}) },
+        output: node.output,
+        output_is_list: node.output.map(() => false),
+        output_name: node.output_name ?? node.output,
+        name,
+        display_name: node.display_name ?? name,
+        description: '',
+        python_module: node.python_module ?? 'nodes',
+        category: node.category,
+        output_node: node.output_node === true,
+      };
+    }
+    return out as Schema & Record<string, unknown>;
+  }
+
+  /** VALIDATE_INPUTS of LoadImage/LoadImageMask: the (annotated) file must exist (nodes.py, folder_paths.py). */
+  private readonly custom: CustomValidators = {
+    LoadImage: { image: (v) => this.imageExists(String(v)) },
+    LoadImageMask: { image: (v) => this.imageExists(String(v)) },
+  };
+
+  private imageExists(name: string): true | string {
+    const m = /^(.*) \[(input|temp|output)\]$/.exec(name);
+    const [type, file] = m ? [m[2]!, m[1]!] : ['input', name];
+    const found = type === 'output' ? this.files.has(`output/${file}`) : this.uploads.has(`${type}/${file}`);
+    return found ? true : `Invalid image file: ${name}`;
   }
 
   async start(): Promise<this> {
@@ -142,6 +232,10 @@ export class FakeComfyUI {
       const u = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (u.pathname !== '/ws' && u.pathname !== '/api/ws') {
         socket.destroy();
+        return;
+      }
+      if (this.auth && req.headers.authorization !== this.auth) {
+        socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) =>
@@ -162,9 +256,15 @@ export class FakeComfyUI {
     return this.pending.length + (this.running ? 1 : 0);
   }
 
-  /** Bytes of an uploaded input file, by the name LoadImage uses. */
+  /** Bytes of an uploaded file, by the name LoadImage uses (`name` for input/, `name [temp]` for temp/). */
   uploaded(name: string): Buffer | undefined {
-    return this.uploads.get(name);
+    const m = /^(.*) \[(input|temp)\]$/.exec(name);
+    return m ? this.uploads.get(`${m[2]}/${m[1]}`) : this.uploads.get(`input/${name}`);
+  }
+
+  /** Every stored file: uploads and outputs, as `type/subfolder/name`. */
+  storedFiles(): string[] {
+    return [...this.uploads.keys(), ...[...this.files.keys()].map((k) => k.replace(/\/\//, '/'))];
   }
 
   releaseQueue(): void {
@@ -178,7 +278,7 @@ export class FakeComfyUI {
     this.sockets.set(clientId, entry);
     ws.on('message', (data: Buffer) => {
       const msg = JSON.parse(data.toString()) as { type?: string; data?: { supports_preview_metadata?: boolean } };
-      if (msg.type === 'feature_flags') {
+      if (msg.type === 'feature_flags' && this.keepsClientIds) {
         entry.metadataPreviews = msg.data?.supports_preview_metadata === true;
         ws.send(
           JSON.stringify({
@@ -214,6 +314,11 @@ export class FakeComfyUI {
   private async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/^\/api(?=\/)/, '');
     const raw = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0);
+    if (this.auth && req.headers.authorization !== this.auth) {
+      this.requests.push({ method: req.method ?? '', path });
+      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      return;
+    }
     const isJson = (req.headers['content-type'] ?? '').includes('application/json');
     this.requests.push({
       method: req.method ?? '',
@@ -245,7 +350,9 @@ export class FakeComfyUI {
     }
     if (req.method === 'POST' && path === '/interrupt') {
       const body = JSON.parse(raw.toString() || '{}') as { prompt_id?: string };
-      if (this.running && (!body.prompt_id || body.prompt_id === this.running.id)) this.running.interrupted = true;
+      // Before 0.3.57 the body is ignored and whatever runs is interrupted.
+      const targeted = this.targetedInterrupt && body.prompt_id;
+      if (this.running && (!targeted || body.prompt_id === this.running.id)) this.running.interrupted = true;
       res.writeHead(200).end();
       return;
     }
@@ -263,7 +370,7 @@ export class FakeComfyUI {
     if (req.method === 'GET' && path === '/view') {
       const key = `${url.searchParams.get('type') ?? 'output'}/${url.searchParams.get('subfolder') ?? ''}/${url.searchParams.get('filename') ?? ''}`;
       if (key.includes('..')) return sendJson(res, 400, {});
-      const file = this.files.get(key);
+      const file = this.files.get(key) ?? this.uploads.get(key.replace(/\/\//, '/'));
       if (!file) {
         res.writeHead(404).end();
         return;
@@ -272,19 +379,24 @@ export class FakeComfyUI {
       return;
     }
     if (req.method === 'POST' && path === '/upload/image') return this.upload(req, res, raw);
-    if (req.method === 'GET' && path === '/object_info') {
-      return sendJson(
-        res,
-        200,
-        Object.fromEntries(
-          [...NODES]
-            .filter((n) => !this.withoutNodes.includes(n))
-            .map((n) => [
-              n,
-              { name: n, output_node: OUTPUT_NODES.has(n), input: { required: this.comboInputs[n] ?? {} } },
-            ]),
-        ),
-      );
+    if (req.method === 'GET' && path === '/object_info') return sendJson(res, 200, this.objectInfo());
+    if (req.method === 'GET' && path === '/system_stats') {
+      const argv = ['main.py', '--listen', '0.0.0.0'];
+      if (this.previewMethod !== 'none') argv.push('--preview-method', this.previewMethod);
+      return sendJson(res, 200, {
+        system: {
+          os: this.os,
+          ram_total: 34359738368,
+          ram_free: 17179869184,
+          comfyui_version: this.version,
+          required_frontend_version: '1.27.10',
+          python_version: '3.12.10',
+          pytorch_version: '2.8.0+cu128',
+          embedded_python: this.os === 'nt',
+          argv,
+        },
+        devices: [{ name: 'cuda:0 NVIDIA GeForce RTX 4090', type: 'cuda', index: 0, vram_total: 25757220864 }],
+      });
     }
     res.writeHead(404).end();
   }
@@ -298,19 +410,25 @@ export class FakeComfyUI {
     }
     const bytes = Buffer.from(await file.arrayBuffer());
     const subfolder = formText(form, 'subfolder');
+    const type = formText(form, 'type') || 'input';
+    if (!['input', 'temp', 'output'].includes(type)) {
+      res.writeHead(400).end();
+      return;
+    }
     const overwrite = ['true', '1'].includes(formText(form, 'overwrite'));
     let name = file.name;
     const hash = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-    for (let n = 1; !overwrite && this.uploads.has(this.key(subfolder, name)); n++) {
-      if (hash(this.uploads.get(this.key(subfolder, name))!) === hash(bytes)) break;
+    const key = (n: string) => `${type}/${this.key(subfolder, n)}`;
+    for (let n = 1; !overwrite && this.uploads.has(key(name)); n++) {
+      if (hash(this.uploads.get(key(name))!) === hash(bytes)) break;
       name = file.name.replace(/(\.[^.]*)?$/, ` (${n})$1`);
     }
-    this.uploads.set(this.key(subfolder, name), bytes);
+    this.uploads.set(key(name), bytes);
     if (this.dropSocketsOnUpload) {
       for (const { ws } of this.sockets.values()) ws.terminate();
       await delay(50);
     }
-    sendJson(res, 200, { name, subfolder, type: 'input' });
+    sendJson(res, 200, { name, subfolder, type });
   }
 
   private key(subfolder: string, name: string): string {
@@ -318,76 +436,7 @@ export class FakeComfyUI {
   }
 
   private outputNodes(graph: Graph): string[] {
-    return Object.entries(graph).flatMap(([id, n]) => (OUTPUT_NODES.has(n.class_type) ? [id] : []));
-  }
-
-  /** ComfyUI's validate_prompt, reduced to the checks adapters trip over. */
-  private validate(graph: Graph): { error: Record<string, unknown>; node_errors: Record<string, unknown> } | undefined {
-    const fail = (type: string, message: string, details = '') => ({
-      error: { type, message, details, extra_info: {} },
-      node_errors: {},
-    });
-    for (const node of Object.values(graph)) {
-      if (!NODES.has(node.class_type)) {
-        return fail('missing_node_type', `Node '${node.class_type}' not found. The custom node may not be installed.`);
-      }
-    }
-    const outputs = this.outputNodes(graph);
-    if (outputs.length === 0) return fail('prompt_no_outputs', 'Prompt has no outputs');
-    const nodeErrors: Record<string, unknown> = {};
-    for (const [id, node] of Object.entries(graph)) {
-      const errors: { type: string; message: string; details: string; extra_info: Record<string, unknown> }[] = [];
-      for (const [name, value] of Object.entries(node.inputs)) {
-        if (Array.isArray(value)) {
-          const [src, slot] = value as unknown[];
-          if (value.length !== 2 || typeof src !== 'string' || typeof slot !== 'number' || !(src in graph)) {
-            errors.push({
-              type: 'bad_linked_input',
-              message: 'Bad linked input, must be a length-2 list of [node_id, slot_index]',
-              details: name,
-              extra_info: {},
-            });
-          }
-        }
-      }
-      const combo = (input: string, options: string[]) => {
-        const v = node.inputs[input];
-        if (typeof v === 'string' && !options.includes(v)) {
-          errors.push({
-            type: 'value_not_in_list',
-            message: 'Value not in list',
-            details: `${input}: '${v}' not in ${JSON.stringify(options)}`,
-            extra_info: {},
-          });
-        }
-      };
-      if (node.class_type === 'CheckpointLoaderSimple') combo('ckpt_name', this.checkpoints);
-      if (node.class_type === 'LoraLoader' || node.class_type === 'LoraLoaderModelOnly') combo('lora_name', this.loras);
-      if (
-        (node.class_type === 'LoadImage' || node.class_type === 'LoadImageMask') &&
-        !this.uploads.has(String(node.inputs.image))
-      ) {
-        errors.push({
-          type: 'custom_validation_failed',
-          message: 'Custom validation failed for node',
-          details: `image - Invalid image file: ${String(node.inputs.image)}`,
-          extra_info: {},
-        });
-      }
-      if (errors.length) nodeErrors[id] = { errors, dependent_outputs: outputs, class_type: node.class_type };
-    }
-    if (Object.keys(nodeErrors).length) {
-      return {
-        error: {
-          type: 'prompt_outputs_failed_validation',
-          message: 'Prompt outputs failed validation',
-          details: '',
-          extra_info: {},
-        },
-        node_errors: nodeErrors,
-      };
-    }
-    return undefined;
+    return Object.entries(graph).flatMap(([id, n]) => (RECORDED_OBJECT_INFO[n.class_type]?.output_node ? [id] : []));
   }
 
   private postPrompt(res: ServerResponse, raw: Buffer): void {
@@ -410,17 +459,18 @@ export class FakeComfyUI {
       });
     }
     const graph = body.prompt as Graph;
-    const invalid = this.validate(graph);
-    if (invalid) return sendJson(res, 400, invalid);
+    const result = validatePrompt(graph, this.objectInfo(), this.custom);
+    if (!result.ok) return sendJson(res, 400, { error: result.error, node_errors: result.nodeErrors });
     const item: Item = {
       number: this.counter++,
-      id: body.prompt_id ?? randomUUID(),
+      // server.py: str(json_data.get("prompt_id", uuid.uuid4())) since 0.3.45; always uuid4 before.
+      id: this.keepsClientIds && body.prompt_id !== undefined ? String(body.prompt_id) : randomUUID(),
       graph,
       clientId: body.client_id ?? '',
       interrupted: false,
     };
     this.pending.push(item);
-    sendJson(res, 200, { prompt_id: item.id, number: item.number, node_errors: {} });
+    sendJson(res, 200, { prompt_id: item.id, number: item.number, node_errors: result.nodeErrors });
     this.broadcastStatus();
     this.pump();
   }
@@ -488,13 +538,15 @@ export class FakeComfyUI {
         // Tiled nodes report their own progress through comfy.utils.ProgressBar.
         for (let v = 1; v <= 2; v++) await event('progress', { value: v, max: 2, node: id });
       }
-      if (OUTPUT_NODES.has(node.class_type)) {
+      if (RECORDED_OBJECT_INFO[node.class_type]?.output_node) {
         const images = await this.saveOutputs(item.graph, node, node.class_type === 'SaveImage' ? 'output' : 'temp');
         outputs[id] = { images };
         await event('executed', { node: id, display_node: id, output: { images } });
       }
     }
     await event('execution_success', {}, true);
+    // execute_async returns, then task_done writes the history, then executing {node: null} (main.py).
+    await delay(this.historyDelayMs);
     this.history.set(item.id, this.entry(item, outputs, 'success', messages));
     this.send(c, 'executing', { node: null, prompt_id: item.id });
   }
@@ -525,12 +577,12 @@ export class FakeComfyUI {
 
   private async sendPreview(clientId: string, promptId: string, nodeId: string): Promise<void> {
     const socket = this.sockets.get(clientId);
-    if (!socket) return;
+    if (!socket || this.previewMethod === 'none') return;
     const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } })
       .jpeg()
       .toBuffer();
     const head = Buffer.alloc(8);
-    if (socket.metadataPreviews) {
+    if (socket.metadataPreviews && this.keepsClientIds) {
       const meta = Buffer.from(
         JSON.stringify({
           node_id: nodeId,
@@ -562,7 +614,7 @@ export class FakeComfyUI {
       case 'EmptySD3LatentImage':
         return { w: Number(i.width), h: Number(i.height), batch: Number(i.batch_size) };
       case 'LoadImage': {
-        const meta = await sharp(this.uploads.get(String(i.image))).metadata();
+        const meta = await sharp(this.uploaded(String(i.image))).metadata();
         return { w: meta.width ?? 64, h: meta.height ?? 64, batch: 1 };
       }
       case 'ImageScale':
@@ -596,7 +648,12 @@ export class FakeComfyUI {
 
   private async saveOutputs(graph: Graph, node: Graph[string], type: 'output' | 'temp') {
     const { w, h, batch } = await this.shape(graph, node.inputs.images);
-    const prefix = typeof node.inputs.filename_prefix === 'string' ? node.inputs.filename_prefix : 'ComfyUI';
+    const prefix =
+      type === 'temp'
+        ? `ComfyUI_temp_${randomUUID().slice(0, 5)}`
+        : typeof node.inputs.filename_prefix === 'string'
+          ? node.inputs.filename_prefix
+          : 'ComfyUI';
     const slash = prefix.lastIndexOf('/');
     const subfolder = slash >= 0 ? prefix.slice(0, slash) : '';
     const base = slash >= 0 ? prefix.slice(slash + 1) : prefix;

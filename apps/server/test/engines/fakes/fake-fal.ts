@@ -1,7 +1,10 @@
 /**
  * A fal queue server for tests (engines.md §2.2, §2.5): Key auth, submit → IN_QUEUE (decreasing position) →
  * IN_PROGRESS (growing logs) → COMPLETED on successive status polls, results with CDN-like file URLs,
- * 422 validation bodies, request timeouts, cancel. Failures are switched on per test.
+ * 422 validation bodies, request timeouts, cancel, 429 rate limits. It also serves fal storage as
+ * @fal-ai/client 1.10.1 speaks it (src/storage.js): `POST /storage/upload/initiate?storage_type=fal-cdn-v3`
+ * with `{content_type, file_name}` answers `{upload_url, file_url}`, then the client PUTs the bytes to
+ * upload_url. Failures are switched on per test.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -22,9 +25,8 @@ interface Job {
 export const FAL_KEY = 'test-key-id:test-secret';
 const STEPS = 3;
 
-function sizeOfDataUri(uri: unknown): Promise<{ width: number; height: number }> {
-  if (typeof uri !== 'string' || !uri.startsWith('data:')) return Promise.resolve({ width: 64, height: 64 });
-  const bytes = Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64');
+function sizeOf(bytes: Buffer | undefined): Promise<{ width: number; height: number }> {
+  if (!bytes) return Promise.resolve({ width: 64, height: 64 });
   return sharp(bytes)
     .metadata()
     .then((m) => ({ width: m.width ?? 64, height: m.height ?? 64 }));
@@ -32,8 +34,18 @@ function sizeOfDataUri(uri: unknown): Promise<{ width: number; height: number }>
 
 export class FakeFal {
   url = '';
-  readonly requests: { method: string; path: string; body?: Record<string, unknown>; auth?: string }[] = [];
+  readonly requests: {
+    method: string;
+    path: string;
+    body?: Record<string, unknown>;
+    auth?: string;
+    size: number;
+    at: number;
+  }[] = [];
   nextFailure: FalFailure | undefined;
+  /** The next this-many submits answer 429, as fal does when the account's concurrency is exhausted. */
+  rateLimitSubmits = 0;
+  private readonly pendingUploads = new Map<string, { name: string; type: string }>();
   /** Polls a job spends IN_QUEUE before it starts. */
   queuePolls = 2;
   private server!: Server;
@@ -56,14 +68,25 @@ export class FakeFal {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const raw = req.method === 'POST' ? await readBody(req) : Buffer.alloc(0);
-    const body = raw.length ? (JSON.parse(raw.toString()) as Record<string, unknown>) : undefined;
+    const raw = req.method === 'POST' || req.method === 'PUT' ? await readBody(req) : Buffer.alloc(0);
+    const json = (req.headers['content-type'] ?? '').includes('application/json');
+    const body = json && raw.length ? (JSON.parse(raw.toString()) as Record<string, unknown>) : undefined;
     this.requests.push({
       method: req.method ?? '',
       path: url.pathname + url.search,
+      size: raw.length,
+      at: Date.now(),
       ...(body ? { body } : {}),
       ...(req.headers.authorization ? { auth: req.headers.authorization } : {}),
     });
+    if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) {
+      // The signed upload URL carries its own authorisation; the client sends no Key header here.
+      const upload = this.pendingUploads.get(url.pathname.slice('/upload/'.length));
+      if (!upload) return sendJson(res, 403, { detail: 'Upload URL expired' });
+      this.files.set(upload.name, { bytes: raw, type: upload.type });
+      res.writeHead(200).end();
+      return;
+    }
     if (url.pathname.startsWith('/files/')) {
       const file = this.files.get(url.pathname.slice('/files/'.length));
       if (!file) return sendJson(res, 404, { detail: 'Not found' });
@@ -72,6 +95,15 @@ export class FakeFal {
     }
     if (req.headers.authorization !== `Key ${FAL_KEY}`) {
       return sendJson(res, 401, { detail: 'No user found for Key ID and Secret' });
+    }
+    if (req.method === 'POST' && url.pathname === '/storage/upload/initiate') {
+      const { content_type, file_name } = (body ?? {}) as { content_type?: string; file_name?: string };
+      if (!content_type)
+        return sendJson(res, 422, { detail: [{ loc: ['body', 'content_type'], msg: 'field required' }] });
+      const token = randomUUID();
+      const name = `${token}-${file_name ?? 'upload'}`;
+      this.pendingUploads.set(token, { name, type: content_type });
+      return sendJson(res, 200, { upload_url: `${this.url}/upload/${token}`, file_url: `${this.url}/files/${name}` });
     }
     const parts = url.pathname.split('/').filter(Boolean);
     const [owner, alias, third, id, action] = parts;
@@ -91,6 +123,10 @@ export class FakeFal {
   }
 
   private submit(res: ServerResponse, endpoint: string, ownerAlias: string, input: Record<string, unknown>): void {
+    if (this.rateLimitSubmits > 0) {
+      this.rateLimitSubmits--;
+      return sendJson(res, 429, { detail: 'Rate limit exceeded' });
+    }
     const id = randomUUID();
     this.jobs.set(id, { id, endpoint, input, polls: 0, cancelled: false, failure: this.nextFailure });
     this.nextFailure = undefined;
@@ -174,8 +210,9 @@ export class FakeFal {
       );
     }
     const size = job.input.image_size as { width: number; height: number } | undefined;
-    const { width, height } =
-      size ?? (await sizeOfDataUri(job.input.image_url ?? (job.input.image_urls as unknown[] | undefined)?.[0]));
+    const imageUrl = job.input.image_url ?? (job.input.image_urls as unknown[] | undefined)?.[0];
+    const file = typeof imageUrl === 'string' ? this.fileAt(imageUrl) : undefined;
+    const { width, height } = size ?? (await sizeOf(file));
     const count = Number(job.input.num_images ?? 1);
     const make = async (i: number, w: number, h: number) => {
       const name = `${job.id}-${i}.png`;
@@ -204,5 +241,11 @@ export class FakeFal {
       },
       headers,
     );
+  }
+
+  /** Bytes of a file this server holds, by its URL. */
+  fileAt(fileUrl: string): Buffer | undefined {
+    if (!fileUrl.startsWith(`${this.url}/files/`)) return undefined;
+    return this.files.get(fileUrl.slice(`${this.url}/files/`.length))?.bytes;
   }
 }

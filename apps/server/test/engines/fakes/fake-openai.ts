@@ -1,7 +1,10 @@
 /**
- * An OpenAI Images API for tests (engines.md §3): Bearer auth, `/v1/images/generations` (JSON) and
- * `/v1/images/edits` (multipart: image or image[], mask with alpha 0 = edit, same size as the image),
- * the size enum, JSON or SSE replies with partial images, and the moderation_blocked error.
+ * An OpenAI Images API for tests (engines.md §3), as openai-node 7.57 documents it (src/resources/images.ts):
+ * Bearer auth, `/v1/images/generations` (JSON) and `/v1/images/edits` (multipart: image or image[], mask with
+ * alpha 0 = edit, same size as the image), the current models (gpt-image-1 is shut down), sizes (three fixed
+ * ones for 1.x, any WIDTHxHEIGHT in multiples of 16 with aspect 1:3..3:1 for 2.x), `input_fidelity` only where
+ * the model has it, JSON or SSE replies with partial images, the moderation_blocked error, and 429 replies
+ * with `retry-after` (seconds) as the API sends when rate limiting.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import sharp from 'sharp';
@@ -9,14 +12,31 @@ import { closeServer, listen, parseMultipart, readBody, sendJson } from './http-
 
 export const OPENAI_KEY = 'sk-test';
 const SIZES = new Set(['1024x1024', '1536x1024', '1024x1536', 'auto']);
-const MODELS = new Set(['gpt-image-1', 'gpt-image-1-mini', 'gpt-image-1.5']);
+const MODELS = new Set([
+  'gpt-image-1-mini',
+  'gpt-image-1.5',
+  'gpt-image-2',
+  'gpt-image-2.5-sunburst',
+  'gpt-image-2.5-flare',
+  'chatgpt-image-latest',
+]);
 
-export type OpenAiFailure = 'server_error' | 'drop_stream' | 'stream_error';
+/** 2.x models: any WIDTHxHEIGHT, both multiples of 16, aspect within 1:3..3:1, at most 3840x2160. */
+function flexibleSizeOk(size: string): boolean {
+  const m = /^(\d+)x(\d+)$/.exec(size);
+  if (!m) return size === 'auto';
+  const [w, h] = [Number(m[1]), Number(m[2])];
+  return w % 16 === 0 && h % 16 === 0 && w / h <= 3 && h / w <= 3 && w * h <= 3840 * 2160;
+}
+
+export type OpenAiFailure = 'server_error' | 'drop_stream' | 'stream_error' | 'stream_error_bare';
 
 export interface RecordedCall {
   path: string;
   fields: Record<string, string>;
   files: Record<string, Buffer>;
+  /** Date.now() when the request arrived. */
+  at: number;
 }
 
 const apiError = (
@@ -32,6 +52,9 @@ export class FakeOpenAI {
   url = '';
   readonly calls: RecordedCall[] = [];
   nextFailure: OpenAiFailure | undefined;
+  /** The next this-many requests answer 429 with `retry-after: retryAfterSeconds`. */
+  rateLimit = 0;
+  retryAfterSeconds = 2;
   private server!: Server;
 
   async start(): Promise<this> {
@@ -50,7 +73,16 @@ export class FakeOpenAI {
     if (req.headers.authorization !== `Bearer ${OPENAI_KEY}`) {
       return apiError(res, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
     }
-    const call: RecordedCall = { path: url.pathname, fields: {}, files: {} };
+    const model = /^\/v1\/models\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && model) {
+      // GET /v1/models/{model}: the free call Koma's readiness probe makes.
+      const id = decodeURIComponent(model[1] ?? '');
+      if (!/^(gpt-image|dall-e)/.test(id)) {
+        return apiError(res, 404, `The model '${id}' does not exist`, 'invalid_request_error', 'model_not_found');
+      }
+      return sendJson(res, 200, { id, object: 'model', created: 1745000000, owned_by: 'system' });
+    }
+    const call: RecordedCall = { path: url.pathname, fields: {}, files: {}, at: Date.now() };
     if (req.method === 'POST' && url.pathname === '/v1/images/generations') {
       for (const [k, v] of Object.entries(JSON.parse(raw.toString()) as Record<string, unknown>))
         call.fields[k] = String(v);
@@ -64,6 +96,22 @@ export class FakeOpenAI {
       return apiError(res, 404, 'Not found', 'invalid_request_error', null);
     }
     this.calls.push(call);
+    if (this.rateLimit > 0) {
+      this.rateLimit--;
+      return sendJson(
+        res,
+        429,
+        {
+          error: {
+            message: 'Rate limit reached for images per minute. Please try again in 2s.',
+            type: 'requests',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        },
+        { 'retry-after': String(this.retryAfterSeconds), 'x-request-id': 'req_test' },
+      );
+    }
     const f = call.fields;
     if (!f.prompt)
       return apiError(
@@ -83,7 +131,17 @@ export class FakeOpenAI {
         'invalid_value',
         'model',
       );
-    if (f.size && !SIZES.has(f.size))
+    const flexible = f.model.startsWith('gpt-image-2');
+    if (f.input_fidelity !== undefined && (flexible || (f.model === 'gpt-image-1-mini' && f.input_fidelity === 'high')))
+      return apiError(
+        res,
+        400,
+        `input_fidelity '${f.input_fidelity}' is not supported for model '${f.model}'.`,
+        'invalid_request_error',
+        'invalid_value',
+        'input_fidelity',
+      );
+    if (f.size && !(flexible ? flexibleSizeOk(f.size) : SIZES.has(f.size)))
       return apiError(
         res,
         400,
@@ -173,7 +231,15 @@ export class FakeOpenAI {
           quality: 'auto',
         });
         if (failure === 'drop_stream') {
+          // Let the headers and the partial reach the client first: the connection breaks mid-stream.
+          await new Promise((r) => setTimeout(r, 30));
           res.destroy();
+          return;
+        }
+        if (failure === 'stream_error_bare') {
+          // An error event whose data is the error itself, without the {error} wrapper.
+          emit('error', { type: 'server_error', code: 'image_generation_failed', message: 'Image generation failed.' });
+          res.end();
           return;
         }
         if (failure === 'stream_error') {

@@ -20,7 +20,9 @@ export function sendJson(
 
 /** Parses a multipart/form-data body the way a real server would (undici's own parser). */
 export async function parseMultipart(req: IncomingMessage, body: Buffer): Promise<FormData> {
-  return new Response(body, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+  return new Response(new Uint8Array(body), {
+    headers: { 'content-type': req.headers['content-type'] ?? '' },
+  }).formData();
 }
 
 /** Starts an HTTP server on 127.0.0.1 with an ephemeral port; handler errors become 500s. */

@@ -1,17 +1,16 @@
 import Konva from 'konva';
 import type { LayerNode } from '@koma/editor';
-import type { LayerAdapter } from './types.ts';
+import { defineAdapter } from './types.ts';
 import { filteredImage, isDefaultFilter } from '../filters.ts';
 
 /** An image layer: its current variation stretched over its box, or a placeholder while it loads or when it has none. */
-export const imageAdapter: LayerAdapter = {
+export const imageAdapter = defineAdapter({
+  type: 'IMAGE',
   imageIds(layer) {
-    if (layer.type !== 'IMAGE') return [];
     const v = layer.data.variations[layer.data.variationsIdx];
     return v ? [v.id] : [];
   },
   build(group, layer, ctx) {
-    if (layer.type !== 'IMAGE') return;
     const { width, height } = layer.transform.size;
     const variation = layer.data.variations[layer.data.variationsIdx];
     // Draw from a bitmap about the size it appears on screen: zoomed out, that is far smaller than the original.
@@ -43,7 +42,19 @@ export const imageAdapter: LayerAdapter = {
     }
     drawMask(group, layer);
   },
-};
+  // Pictures show the image at full size and leave it out while it is missing (no placeholder, no mask). The
+  // thumbnail shows its filters; an export raster is the raw picture, as it always was.
+  picture(group, layer, ctx, use) {
+    const id = layer.data.variations[layer.data.variationsIdx]?.id;
+    const image = id ? ctx.images.get(id) : null;
+    if (!id || !image) return;
+    const drawn =
+      use.for === 'thumbnail' && !isDefaultFilter(layer.data.filterParams)
+        ? filteredImage(id, image, layer.data.filterParams)
+        : image;
+    group.add(new Konva.Image({ image: drawn, ...layer.transform.size, listening: false }));
+  },
+});
 
 /** The inpaint mask strokes, shown as a translucent overlay in the image's pixel space. */
 function drawMask(group: Konva.Group, layer: LayerNode<'IMAGE'>): void {

@@ -1,15 +1,30 @@
 import Konva from 'konva';
 import type { TextData } from '@koma/domain';
-import {
-  bubbleFillColor,
-  bubbleShape,
-  layoutText,
-  pinnedFaceCentre,
-  type LayerNode,
-  type TextLayout,
-} from '@koma/editor';
+import { bubbleShape, paintBubble, layoutText, pinnedFaceCentre, type LayerNode, type TextLayout } from '@koma/editor';
 import { cssFontFor, measurerFor } from '../text-measure.ts';
-import type { LayerAdapter } from './types.ts';
+import { defineAdapter } from './types.ts';
+import { ensureFont } from '../../fonts.ts';
+
+/** The readings of ruby notation: half-size characters, upright, centred where the layout put them. */
+function drawRuby(
+  ctx: CanvasRenderingContext2D,
+  data: TextData,
+  layout: TextLayout,
+  ox: number,
+  oy: number,
+  paint: (text: string, x: number, y: number) => void,
+): void {
+  if (layout.ruby.length === 0) return;
+  ctx.save();
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = data.fontStrokeSize / 2;
+  for (const mark of layout.ruby) {
+    ctx.font = cssFontFor({ ...layout.font, size: mark.size }, data.vertical);
+    paint(mark.text, ox + mark.x, oy + mark.y);
+  }
+  ctx.restore();
+}
 
 function drawText(ctx: CanvasRenderingContext2D, data: TextData, layout: TextLayout, ox: number, oy: number): void {
   ctx.font = cssFontFor(layout.font, data.vertical);
@@ -21,6 +36,8 @@ function drawText(ctx: CanvasRenderingContext2D, data: TextData, layout: TextLay
     if (data.fontStroke && data.fontStrokeSize > 0) ctx.strokeText(text, x, y);
     ctx.fillText(text, x, y);
   };
+  // drawRuby saves and restores the context, so the base text's font and alignment stay as set here.
+  drawRuby(ctx, data, layout, ox, oy, paint);
   if (layout.kind === 'horizontal') {
     ctx.textBaseline = 'top';
     ctx.textAlign = 'left';
@@ -45,13 +62,19 @@ function drawText(ctx: CanvasRenderingContext2D, data: TextData, layout: TextLay
 }
 
 /** Text and its background (none, a rectangle, or a speech bubble of any catalogue style with its tail). */
-export const textAdapter: LayerAdapter = {
+export const textAdapter = defineAdapter({
+  type: 'TEXT',
+  // A tail pinned to a face follows the image it points at.
+  dependsOn: (layer, ctx) => [
+    layer.data.pinToFace && layer.data.tailTargetLayerId ? ctx.doc.layers[layer.data.tailTargetLayerId] : undefined,
+  ],
   build(group, layer, ctx) {
-    if (layer.type !== 'TEXT') return;
     const node: LayerNode<'TEXT'> = layer;
     const d = node.data;
     const { width, height } = node.transform.size;
     const box = { x: 0, y: 0, width, height };
+    // A font from the catalogue loads the first time a layer uses it; the canvas redraws when it arrives.
+    void ensureFont(d.fontName, d.text);
     const layout = layoutText(d, measurerFor(d.vertical));
     // A tail pinned to a face aims at it; the point is moved into the bubble's own coordinates.
     const face = pinnedFaceCentre(ctx.doc, node);
@@ -69,39 +92,8 @@ export const textAdapter: LayerAdapter = {
             height: height - d.paddings.top - d.paddings.bottom,
           };
           if (shape) {
-            const { outline, tail, contour } = shape;
-            ctx.lineWidth = d.backgroundBorderSize;
-            ctx.strokeStyle = d.backgroundStrokeColor;
-            ctx.fillStyle = d.backgroundColor;
-            ctx.lineJoin = 'round';
-            if (outline.kind === 'catalogue') {
-              ctx.save();
-              ctx.translate(0, 0);
-              ctx.scale(width / outline.width, height / outline.height);
-              for (const path of outline.paths) {
-                ctx.fillStyle = bubbleFillColor(path.fill, d.backgroundStrokeColor, d.backgroundColor);
-                ctx.fill(new Path2D(path.d));
-              }
-              ctx.restore();
-              if (tail?.kind === 'wedge') {
-                ctx.fillStyle = d.backgroundColor;
-                fillPolygon(ctx, tail.fill);
-                strokePolyline(ctx, tail.polygon);
-              }
-            } else {
-              fillPolygon(ctx, contour);
-              ctx.stroke();
-            }
-            if (tail?.kind === 'circles') {
-              for (const c of tail.circles) {
-                ctx.beginPath();
-                ctx.arc(c.x, c.y, c.r, 0, Math.PI * 2);
-                ctx.fillStyle = d.backgroundColor;
-                ctx.fill();
-                ctx.stroke();
-              }
-            }
-            area = outline.textArea;
+            paintBubble(ctx, d, shape);
+            area = shape.outline.textArea;
           } else if (d.backgroundType === 'RECTANGLE') {
             ctx.fillStyle = d.backgroundColor;
             ctx.strokeStyle = d.backgroundStrokeColor;
@@ -119,17 +111,19 @@ export const textAdapter: LayerAdapter = {
       }),
     );
   },
-};
+  /**
+   * An export draws a text in two parts: its glyphs alone (background and border made transparent, so the text keeps
+   * the place its bubble gives it) and its background alone (no text).
+   */
+  picture(group, layer, ctx, use) {
+    this.build(group, use.for === 'export' ? textPart(layer, use.role) : layer, ctx);
+  },
+});
 
-function fillPolygon(ctx: CanvasRenderingContext2D, points: readonly { x: number; y: number }[]): void {
-  ctx.beginPath();
-  points.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.y) : ctx.lineTo(p.x, p.y)));
-  ctx.closePath();
-  ctx.fill();
-}
-
-function strokePolyline(ctx: CanvasRenderingContext2D, points: readonly { x: number; y: number }[]): void {
-  ctx.beginPath();
-  points.forEach((p, i) => (i === 0 ? ctx.moveTo(p.x, p.y) : ctx.lineTo(p.x, p.y)));
-  ctx.stroke();
+function textPart(layer: LayerNode<'TEXT'>, role: string): LayerNode<'TEXT'> {
+  if (role === 'text') {
+    return { ...layer, data: { ...layer.data, backgroundColor: '#00000000', backgroundStrokeColor: '#00000000' } };
+  }
+  if (role === 'textBackground') return { ...layer, data: { ...layer.data, text: '' } };
+  return layer;
 }

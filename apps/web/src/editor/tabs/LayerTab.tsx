@@ -1,11 +1,24 @@
 import { SPEECH_BUBBLES, SPEECH_BUBBLE_NAMES, TEXT_BACKGROUND_TYPES, TEXT_ALIGNS, type TextData } from '@koma/domain';
-import { setPanelDetails, splitPanel, togglePanelBorder, updateText, renameLayer, type LayerNode } from '@koma/editor';
+import {
+  pinnableFaces,
+  bubbleStylePatch,
+  renameLayer,
+  setPanelDetails,
+  splitPanel,
+  togglePanelBorder,
+  updateText,
+  kindOf,
+  type LayerNode,
+  type LayerTabSection,
+} from '@koma/editor';
+import type { ReactNode } from 'react';
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
 import { useT } from '../../i18n/index.ts';
 import { ImageOperations } from '../../generation/ImageOperations.tsx';
 import { fittedSize } from '../../canvas/text-measure.ts';
 import { FilterFields } from './FilterFields.tsx';
+import { AppearanceFields } from './AppearanceFields.tsx';
 import { TextMoreFields, expandHex } from './TextMoreFields.tsx';
 
 /** Properties of the selected layer: common fields, then what its type offers. */
@@ -31,18 +44,38 @@ export function LayerTab({ session }: { session: EditorSession }) {
         {Math.round(node.transform.x)}, {Math.round(node.transform.y)} · {Math.round(node.transform.size.width)}×
         {Math.round(node.transform.size.height)}
       </p>
-      {node.type === 'TEXT' && <TextFields session={session} node={node} />}
-      {node.type === 'PANEL' && <PanelFields session={session} node={node} />}
-      {node.type === 'IMAGE' && node.data.variations.length > 0 && (
-        <p className="small">
-          {t('editor.layer.variations', { i: node.data.variationsIdx + 1, n: node.data.variations.length })}
-        </p>
-      )}
-      {node.type === 'IMAGE' && <FilterFields session={session} node={node} />}
-      {(node.type === 'IMAGE' || node.type === 'POSE' || node.type === 'SKETCH') && (
-        <ImageOperations session={session} node={node} />
-      )}
+      {/* Appearance (opacity, blend, turns, flips) is common to every drawn layer; a container draws nothing. */}
+      {!kindOf(node).container && <AppearanceFields session={session} node={node} />}
+      {kindOf(node).tab.map((section) => (
+        <Section key={section} section={section} session={session} node={node} />
+      ))}
     </div>
+  );
+}
+
+/**
+ * The sections a layer kind lists in its `tab` (packages/editor/src/kinds), each drawn here; the record's type
+ * refuses a section without a renderer. Each renderer is given only layers of the kinds that list it.
+ */
+const SECTIONS: Record<LayerTabSection, (props: { session: EditorSession; node: LayerNode }) => ReactNode> = {
+  'text.fields': ({ session, node }) => <TextFields session={session} node={node as LayerNode<'TEXT'>} />,
+  'panel.fields': ({ session, node }) => <PanelFields session={session} node={node as LayerNode<'PANEL'>} />,
+  'image.variations': ({ node }) => <VariationCount node={node as LayerNode<'IMAGE'>} />,
+  'image.filters': ({ session, node }) => <FilterFields session={session} node={node as LayerNode<'IMAGE'>} />,
+  'generation.operations': ({ session, node }) => <ImageOperations session={session} node={node} />,
+};
+
+function Section({ section, ...props }: { section: LayerTabSection; session: EditorSession; node: LayerNode }) {
+  return SECTIONS[section](props);
+}
+
+function VariationCount({ node }: { node: LayerNode<'IMAGE'> }) {
+  const t = useT();
+  if (node.data.variations.length === 0) return null;
+  return (
+    <p className="small">
+      {t('editor.layer.variations', { i: node.data.variationsIdx + 1, n: node.data.variations.length })}
+    </p>
   );
 }
 
@@ -139,7 +172,7 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
                   className={`bubble-choice${d.bubbleStyle === bubble.id ? ' bubble-choice--active' : ''}`}
                   title={SPEECH_BUBBLE_NAMES[bubble.id] ?? bubble.id}
                   data-testid={`bubble-${bubble.id}`}
-                  onClick={() => set({ bubbleStyle: bubble.id })}
+                  onClick={() => set(bubbleStylePatch(d, bubble.id))}
                 >
                   <img src={`/${bubble.thumbnail}`} alt={SPEECH_BUBBLE_NAMES[bubble.id] ?? bubble.id} loading="lazy" />
                 </button>
@@ -189,18 +222,13 @@ function PinToFace({
   onChange: (patch: Partial<TextData>) => unknown;
 }) {
   const t = useT();
-  const doc = session.editor.doc;
-  const faces = (doc.layers[node.parent ?? '']?.children ?? []).flatMap((id) => {
-    const image = doc.layers[id];
-    if (image?.type !== 'IMAGE') return [];
-    const variation = image.data.variations[image.data.variationsIdx];
-    const boxes = variation ? (image.data.faceStore[variation.id] ?? []) : [];
-    return boxes.map((_, index) => ({
+  const faces = pinnableFaces(session.editor.doc, node).flatMap(({ image, faces: boxes }) =>
+    boxes.map((_, index) => ({
       layerId: image.id,
       index,
       label: `${image.name} · ${t('editor.layer.face', { n: index + 1 })}`,
-    }));
-  });
+    })),
+  );
   const d = node.data;
   const value = d.pinToFace && d.tailTargetLayerId !== null ? `${d.tailTargetLayerId}#${d.tailTargetFaceIdx ?? 0}` : '';
   return (

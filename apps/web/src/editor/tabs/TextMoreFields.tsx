@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TextData } from '@koma/domain';
 import type { LayerNode } from '@koma/editor';
+import { FontPicker } from './FontPicker.tsx';
 import { useT } from '../../i18n/index.ts';
 
 type NumberKey =
@@ -43,20 +44,40 @@ export function TextMoreFields({ node, set }: { node: LayerNode<'TEXT'>; set: (p
   return (
     <details className="field" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="text-more">
       <summary>{t('editor.layer.more')}</summary>
-      <label className="field field--inline">
-        <span>{t('editor.layer.fields.fontName')}</span>
-        <select value={d.fontName} onChange={(e) => set({ fontName: e.target.value })}>
-          {['Komika', 'Bangers', 'Noto Sans JP'].map((f) => (
-            <option key={f} value={f}>
-              {f}
-            </option>
-          ))}
-        </select>
-      </label>
+      {open && <FontPicker value={d.fontName} onChange={(fontName) => set({ fontName })} />}
       <label className="checkbox">
         <input type="checkbox" checked={d.fontStroke} onChange={(e) => set({ fontStroke: e.target.checked })} />
         {t('editor.layer.fields.fontStroke')}
       </label>
+      {d.vertical && (
+        <>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={d.tateChuYoko}
+              data-testid="text-tateChuYoko"
+              onChange={(e) => set({ tateChuYoko: e.target.checked })}
+            />
+            {t('editor.layer.fields.tateChuYoko')}
+          </label>
+          {d.tateChuYoko && (
+            <label className="field field--inline">
+              <span>{t('editor.layer.fields.tateChuYokoLength')}</span>
+              <select
+                value={d.tateChuYokoLength}
+                data-testid="text-tateChuYokoLength"
+                onChange={(e) => set({ tateChuYokoLength: Number(e.target.value) })}
+              >
+                {[2, 3].map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </>
+      )}
       {COLORS.map((key) => (
         <label key={key} className="field field--inline">
           <span>{t(`editor.layer.fields.${key}`)}</span>

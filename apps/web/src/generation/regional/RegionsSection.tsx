@@ -125,7 +125,7 @@ export function RegionsSection({ session }: { session: EditorSession }): ReactNo
         kind="regional"
         label={t('generation.regional.generate')}
         testId="regional-generate"
-        onClick={() => void generateRegional(session, controller)}
+        onClick={() => void generateRegional(controller)}
       />
     </details>
   );

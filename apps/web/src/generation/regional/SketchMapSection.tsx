@@ -172,7 +172,7 @@ export function SketchMapSection({ session }: { session: EditorSession }): React
         kind="smd"
         label={t('generation.sketchMap.generate')}
         testId="sketch-generate"
-        onClick={() => void generateSketchMap(session, controller)}
+        onClick={() => void generateSketchMap(controller)}
       />
     </details>
   );

@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_REQUIRED } from '@koma/domain';
 import { ApiError } from '../../api/ApiError.ts';
 import { JobFailedError } from '../stream.ts';
+import '../i18n-jobs.ts';
 import { asCompositeJob, compositeFailureText, responseText } from './errors.ts';
 
 describe('responseText', () => {
   it('shows what the server answered before the job, or what the job failed with', () => {
     const invalid = new ApiError(400, 'invalid_request', 'regions.0.prompt must have at least 1 character');
     expect(responseText(invalid)).toBe('regions.0.prompt must have at least 1 character');
-    const rejected = new ApiError(400, 'prompt_rejected', 'Prompts may not depict real public figures.');
-    expect(responseText(rejected)).toBe('Prompts may not depict real public figures.');
+    // A moderation refusal names its rule and the words in the user's language, not the server's English.
+    const rejected = new ApiError(400, 'prompt_rejected', 'prompt: Prompts may not depict real public figures.', {
+      error: 'prompt_rejected',
+      reasons: [{ field: 'prompt', code: 'public_figure', terms: ['Taylor Swift'] }],
+    });
+    expect(responseText(rejected)).toBe('The prompt was refused: real public figures are not allowed (Taylor Swift)');
     expect(responseText(new JobFailedError('Brush 1 needs a prompt', 'validation', 'j1'))).toBe(
       'Brush 1 needs a prompt',
     );

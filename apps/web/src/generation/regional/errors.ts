@@ -1,6 +1,7 @@
 // generation.md §8: "Regional and brush-based generation errors: response text shown as a toast".
 import { SUBSCRIPTION_REQUIRED } from '@koma/domain';
 import { isApiError } from '../../api/ApiError.ts';
+import { refusalMessage } from '../failure-text.ts';
 import { JobFailedError } from '../stream.ts';
 
 /**
@@ -10,6 +11,8 @@ import { JobFailedError } from '../stream.ts';
 export function responseText(error: unknown): string | null {
   if (isApiError(error)) {
     if (error.code === 'not_enough_credits' || error.code === SUBSCRIPTION_REQUIRED) return null;
+    // A refusal by moderation names its rules and words in the user's language, as every other refusal does.
+    if (error.code === 'prompt_rejected') return refusalMessage(error.body);
     return error.message || null;
   }
   if (error instanceof JobFailedError) return error.code === 'cancelled' ? null : error.detail || null;

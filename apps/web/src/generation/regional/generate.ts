@@ -1,10 +1,17 @@
 // Regional and brush-based generation from the Regions and Sketch map sections: the request is built and checked
 // from the document (regions, sketch map) and the prompt tab's settings, then runs as a job into a new image layer
 // over the current frame. When something stops it, the section shows what, kept up to date until it is fixed.
-import { buildRegionalRequest, buildSmdRequest, type GenerationFrame, type PixelSize } from '@koma/domain';
+import {
+  buildRegionalRequest,
+  buildSmdRequest,
+  type GenerationFrame,
+  type OperationKind,
+  type PixelSize,
+} from '@koma/domain';
 import { addImage } from '@koma/editor';
 import type { EditorSession } from '../../editor/session.ts';
-import type { GenerationController } from '../controller.ts';
+import type { OperationContext } from '../operations/context.ts';
+import { estimateMs } from '../processing.ts';
 import { fullPrompt } from '../requests.ts';
 import type { GenerationSettings } from '../settings.ts';
 import { asCompositeJob } from './errors.ts';
@@ -47,20 +54,22 @@ export function sketchMapRequest(
   return { frame, built };
 }
 
-export async function generateRegional(session: EditorSession, controller: GenerationController): Promise<void> {
-  const { frame, built } = regionalRequest(session, controller.settings.state);
+export async function generateRegional(ctx: OperationContext): Promise<void> {
+  const { session } = ctx;
+  const { frame, built } = regionalRequest(session, ctx.settings.state);
   compositeStoreOf(session).update({ regionChecked: !built.ok });
   if (!built.ok) return;
   const name = built.request.prompt.slice(0, LAYER_NAME_LENGTH);
-  await runInFrame(session, controller, '/api/regional', built.request, frame, name);
+  await runInFrame(ctx, 'regional', built.request, frame, name);
 }
 
-export async function generateSketchMap(session: EditorSession, controller: GenerationController): Promise<void> {
-  const { frame, built } = sketchMapRequest(session, controller.settings.state, maskToPng);
+export async function generateSketchMap(ctx: OperationContext): Promise<void> {
+  const { session } = ctx;
+  const { frame, built } = sketchMapRequest(session, ctx.settings.state, maskToPng);
   compositeStoreOf(session).update({ sketchChecked: !built.ok });
   if (!built.ok) return;
   const name = built.request.backgroundPrompt.slice(0, LAYER_NAME_LENGTH);
-  await runInFrame(session, controller, '/api/diffusion/smd', built.request, frame, name);
+  await runInFrame(ctx, 'smd', built.request, frame, name);
 }
 
 /**
@@ -69,13 +78,13 @@ export async function generateSketchMap(session: EditorSession, controller: Gene
  * not make the same kind of picture.
  */
 async function runInFrame(
-  session: EditorSession,
-  controller: GenerationController,
-  path: string,
+  ctx: OperationContext,
+  kind: OperationKind,
   payload: Record<string, unknown>,
   frame: GenerationFrame,
   name: string,
 ): Promise<void> {
+  const { session } = ctx;
   const panel = frame.panelId ? session.editor.doc.layers[frame.panelId] : undefined;
   const { x, y, width, height } = frame.box;
   const result = session.editor.execute(addImage, {
@@ -87,10 +96,12 @@ async function runInFrame(
   if (!result.ok) return;
   const before = session.ui.state.selection;
   session.ui.update({ selection: [result.value] });
-  await asCompositeJob(result.value, () => controller.runInto(path, payload, result.value));
-  // A failed job took the layer away: select what was selected before, so the frame stays where it was.
+  const job = { op: 'variations', layerId: result.value, placeholder: true } as const;
+  await asCompositeJob(result.value, () => ctx.submit(kind, payload, estimateMs(1), job));
+  // A failed job took the layer away: select what was selected before, so the frame stays where it was. The
+  // UI-state repair may already have dropped the vanished layer from the selection, leaving it empty.
   const now = session.ui.state.selection;
-  if (!session.editor.doc.layers[result.value] && now.length === 1 && now[0] === result.value) {
+  if (!session.editor.doc.layers[result.value] && now.every((id) => id === result.value)) {
     session.ui.update({ selection: before.filter((id) => session.editor.doc.layers[id]) });
   }
 }

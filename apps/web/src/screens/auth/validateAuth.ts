@@ -2,7 +2,8 @@
 // (empty, malformed, too short); the server stays the judge and its codes map to messages in authErrorKey().
 import { isApiError } from '../../api/ApiError.ts';
 
-export const PASSWORD_MIN_LENGTH = 8;
+/** As the server's password policy (apps/server/src/services/password-policy.ts). */
+export const PASSWORD_MIN_LENGTH = 12;
 export const NAME_MAX_LENGTH = 100;
 
 export type AuthMode = 'signin' | 'signup';
@@ -34,6 +35,12 @@ export function authErrorKey(error: unknown): { field: keyof AuthFields | null; 
   if (isApiError(error)) {
     if (error.code === 'invalid_credentials') return { field: null, key: 'auth.errors.invalid_credentials' };
     if (error.code === 'email_taken') return { field: 'email', key: 'auth.errors.email_taken' };
+    // The password policy: too short, or common / easy to guess / the email itself.
+    if (error.code === 'weak_password') {
+      const short = /at least/.test(error.message);
+      return { field: 'password', key: short ? 'auth.errors.password_too_short' : 'auth.errors.password_weak' };
+    }
+    if (error.status === 503) return { field: null, key: 'auth.errors.unavailable' };
     if (error.status === 429) return { field: null, key: 'auth.errors.rate_limited' };
     if (error.status === 0) return { field: null, key: 'common.network_error' };
     // The server names the offending field in its invalid_request message ("body/email: …").

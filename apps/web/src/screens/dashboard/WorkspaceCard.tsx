@@ -24,7 +24,8 @@ export function WorkspaceCard({ workspace, onRename, onDuplicate, onDelete }: Pr
   const showThumbnail = workspace.thumbnailUrl && !thumbnailFailed;
   return (
     <li className="ws-card" data-testid="workspace-card" data-workspace-id={workspace.id}>
-      <Link to={href} className="ws-card__open" aria-label={`${t('dashboard.open')}: ${workspace.name}`}>
+      {/* The picture opens the workspace too; the title link below is the one keyboards and screen readers use. */}
+      <Link to={href} className="ws-card__open" tabIndex={-1} aria-hidden="true">
         <span className={`ws-card__thumb ws-card__thumb--${workspace.type.toLowerCase()}`}>
           {showThumbnail ? (
             <img
@@ -40,7 +41,9 @@ export function WorkspaceCard({ workspace, onRename, onDuplicate, onDelete }: Pr
       </Link>
       <div className="ws-card__meta">
         <h2 className="ws-card__name" title={workspace.name}>
-          {workspace.name}
+          <Link to={href} className="ws-card__title-link">
+            {workspace.name}
+          </Link>
         </h2>
         <p className="ws-card__details">
           <span className="ws-card__type">{t(`dashboard.type_${workspace.type}`)}</span>

@@ -38,7 +38,7 @@ describe('videos of an image layer in the saved document', () => {
       ],
     });
     const result = decodeWorkspaceData(JSON.parse(JSON.stringify(encodeWorkspaceData(doc))));
-    expect(result).toEqual({ ok: true, value: doc });
+    expect(result).toEqual({ ok: true, value: doc, repairs: [] });
   });
 
   it('loads an image layer saved before videos existed with none', () => {

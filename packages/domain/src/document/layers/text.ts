@@ -52,5 +52,9 @@ export const zTextData = z.object({
   characterSpacing: z.number().default(1),
   lineSpacing: z.number().positive().default(1),
   rectRounding: z.number().min(0).default(0),
+  /** Vertical text: short runs of half-width digits or !? set upright side by side in one em (tate-chū-yoko). */
+  tateChuYoko: z.boolean().default(true),
+  /** The longest run set that way: 2, or 3 for "100" and "!!!". */
+  tateChuYokoLength: z.number().int().min(2).max(3).default(2),
 });
 export type TextData = z.infer<typeof zTextData>;

@@ -1,4 +1,4 @@
-import { canonicalTerm, type Tokens } from './tokenize.ts';
+import { joinTokens, linked, tokenize, type Tokens } from './tokenize.ts';
 
 /** A word-list match: the characters it covers in the prompt and every list the term belongs to. */
 export interface TermMatch<L extends string = string> {
@@ -16,67 +16,133 @@ interface TrieNode<L extends string> {
   children?: Map<string, TrieNode<L>>;
   labels?: L[];
   term?: string;
+  /** For terms written with digits (r18): the raw spelling the prompt must have, so "rib" is not "r18". */
+  raw?: string;
 }
 
 /** Plural suffixes young-person and person nouns also match with (kids, princesses, children). */
 const PLURAL_SUFFIXES = ['', 's', 'es', 'ren'];
-/** Shortest letter-spaced run read as a word. */
-const MIN_SPACED_RUN = 3;
+/** One-letter words a split-up chain may leave over besides its terms ("a n u d e"). */
+const SINGLE_LETTER_WORDS = new Set(['a', 'i']);
+/** Shortest squeezed key: below this, collapsing repeats makes unrelated words collide. */
+const MIN_SQUEEZED = 2;
+const HAS_DIGIT = /\d/;
 
-/** Word lists compiled once into a trie over canonical tokens; matching is one map look-up per token. */
+/** True when a character follows itself somewhere in the token. */
+export function hasDouble(token: string): boolean {
+  for (let k = 1; k < token.length; k++) if (token.charCodeAt(k) === token.charCodeAt(k - 1)) return true;
+  return false;
+}
+
+/** Collapses every run of one repeated character to one ("nakeddd" → "naked", "teen" → "ten"). */
+export function squeeze(token: string): string {
+  if (!hasDouble(token)) return token;
+  let out = token.charAt(0);
+  for (let k = 1; k < token.length; k++) if (token.charCodeAt(k) !== token.charCodeAt(k - 1)) out += token.charAt(k);
+  return out;
+}
+
+type Trie<L extends string> = Map<string, TrieNode<L>>;
+
+/**
+ * Word lists compiled once into two tries over canonical tokens: one exact, one with repeated letters collapsed
+ * (read only for words that repeat a letter, so "ten" never matches "teen"). Matching is one map look-up per token.
+ */
 export class TermMatcher<L extends string> {
-  private readonly root = new Map<string, TrieNode<L>>();
+  private readonly root: Trie<L> = new Map();
+  private readonly squeezed: Trie<L> = new Map();
   private longestToken = 0;
 
   /** Compiles lists keyed by label; labels in `pluralLabels` also match their terms with plural suffixes. */
   constructor(lists: Readonly<Record<L, readonly string[]>>, pluralLabels: ReadonlySet<L> = new Set()) {
     for (const label of Object.keys(lists) as L[]) {
       for (const term of lists[label]) {
-        const tokens = canonicalTerm(term);
-        if (tokens.length === 0) throw new Error(`word list ${label}: term ${JSON.stringify(term)} has no letters`);
+        const t = tokenize(term);
+        if (t.canon.length === 0) throw new Error(`word list ${label}: term ${JSON.stringify(term)} has no letters`);
+        const raw = HAS_DIGIT.test(term) ? t.raw.join(' ') : undefined;
         const suffixes = pluralLabels.has(label) ? PLURAL_SUFFIXES : [''];
         for (const suffix of suffixes) {
-          const spelled = [...tokens.slice(0, -1), tokens[tokens.length - 1]! + suffix];
-          this.insert(spelled, label);
+          const spelled = [...t.canon.slice(0, -1), t.canon[t.canon.length - 1]! + suffix];
+          // A multi-word term is also one word written together ("taylorswift", "spreadlegs"), which is also how a
+          // chain of split letters reads it ("m i d d l e s c h o o l").
+          const forms = spelled.length > 1 ? [spelled, [spelled.join('')]] : [spelled];
+          for (const form of forms) {
+            this.insert(this.root, form, label, spelled.join(' '), raw);
+            const short = form.map(squeeze);
+            if (short.join('').length >= MIN_SQUEEZED) this.insert(this.squeezed, short, label, spelled.join(' '), raw);
+          }
         }
       }
     }
   }
 
-  private insert(tokens: readonly string[], label: L): void {
-    let level = this.root;
+  private insert(root: Trie<L>, tokens: readonly string[], label: L, term: string, raw: string | undefined): void {
+    let level = root;
     let node: TrieNode<L> | undefined;
     for (const [i, token] of tokens.entries()) {
       node = level.get(token);
       if (!node) level.set(token, (node = {}));
       if (i < tokens.length - 1) level = node.children ??= new Map<string, TrieNode<L>>();
     }
-    if (tokens.length === 1) this.longestToken = Math.max(this.longestToken, tokens[0]!.length);
+    if (tokens.length === 1 && root === this.root) this.longestToken = Math.max(this.longestToken, tokens[0]!.length);
     const leaf = node!;
-    leaf.term = tokens.join(' ');
+    leaf.term ??= term;
+    if (raw !== undefined) leaf.raw = raw;
     leaf.labels ??= [];
     if (!leaf.labels.includes(label)) leaf.labels.push(label);
   }
 
-  /** Leftmost-longest, non-overlapping matches over a tokenised prompt. */
+  /**
+   * Leftmost-longest, non-overlapping matches over a tokenised prompt, plus what reading repeated letters as one,
+   * letter-spaced runs as words, and word parts joined by one separator as one word ("na-ked") adds.
+   */
   find(tokens: Tokens): TermMatch<L>[] {
-    const { canon, start, end } = tokens;
+    let out = this.walk(tokens, this.root, tokens.canon, null);
+    const repeats = tokens.canon.some((c) => hasDouble(c));
+    if (repeats) out = merge(out, this.walk(tokens, this.squeezed, tokens.canon.map(squeeze), tokens.canon));
+    out = merge(out, this.chains(tokens));
+    const joined = joinTokens(tokens);
+    if (joined) {
+      // Multi-word terms whose words were split ("elementary s_chool gi_rl"): the walk over the joined words.
+      const extra = this.walk(joined, this.root, joined.canon, null);
+      if (joined.canon.some((c) => hasDouble(c))) {
+        extra.push(...this.walk(joined, this.squeezed, joined.canon.map(squeeze), joined.canon));
+      }
+      out = merge(
+        out,
+        extra.map((m) => ({
+          ...m,
+          tokenStart: joined.origin[m.tokenStart]!,
+          tokenEnd: joined.originEnd[m.tokenEnd - 1]!,
+        })),
+      );
+    }
+    return out;
+  }
+
+  /**
+   * One leftmost-longest pass of a trie over token keys. With `original` (the squeezed pass), a match must contain
+   * a token that actually repeats a letter; the exact pass has already read everything else.
+   */
+  private walk(tokens: Tokens, root: Trie<L>, keys: readonly string[], original: readonly string[] | null) {
+    const { start, end, raw } = tokens;
     const out: TermMatch<L>[] = [];
     let i = 0;
-    while (i < canon.length) {
-      let node = this.root.get(canon[i]!);
+    while (i < keys.length) {
+      let node = root.get(keys[i]!);
       let j = i;
       let best: TrieNode<L> | undefined;
       let bestEnd = i;
       while (node) {
         j++;
-        if (node.labels) {
+        if (node.labels && (node.raw === undefined || raw.slice(i, j).join(' ') === node.raw)) {
           best = node;
           bestEnd = j;
         }
-        if (!node.children || j >= canon.length) break;
-        node = node.children.get(canon[j]!);
+        if (!node.children || j >= keys.length) break;
+        node = node.children.get(keys[j]!);
       }
+      if (best && original && !original.slice(i, bestEnd).some((c) => hasDouble(c))) best = undefined;
       if (best) {
         out.push({
           start: start[i]!,
@@ -91,46 +157,95 @@ export class TermMatcher<L extends string> {
         i++;
       }
     }
-    return this.spacedRuns(tokens, out);
+    return out;
+  }
+
+  /** The term a run of parts spells when written together, exact or with repeated letters collapsed. */
+  private termOf(parts: readonly string[]): TrieNode<L> | undefined {
+    const word = parts.join('');
+    const exact = this.root.get(word);
+    if (exact?.labels && exact.raw === undefined) return exact;
+    if (!hasDouble(word)) return undefined;
+    const short = this.squeezed.get(squeeze(word));
+    return short?.labels && short.raw === undefined ? short : undefined;
   }
 
   /**
-   * Letter-spaced words ("n u d e", "n.u.d.e") arrive as runs of one-letter tokens. Each run of three or more is
-   * also read as one word; runs are rare in real prompts, so the quadratic look-up over a run costs nothing.
+   * Words split into parts ("na-ked", "n a k e d", "y_o_u_n_g_g_i_r_l"): each chain of linked tokens (tokenize.ts
+   * `linked`) is read as terms written together, where the chain divides wholly into terms and leftovers (a whole
+   * part of two or more letters, a digit, or the one-letter words a and i). A term that needs a stray letter to
+   * fit ("s p i c y" holds "spic" but leaves "y") is not read, so ordinary words spelled out do not match.
    */
-  private spacedRuns(tokens: Tokens, matches: TermMatch<L>[]): TermMatch<L>[] {
-    const { canon, start, end } = tokens;
-    const extra: TermMatch<L>[] = [];
+  private chains(tokens: Tokens): TermMatch<L>[] {
+    const { canon } = tokens;
+    const out: TermMatch<L>[] = [];
     for (let i = 0; i < canon.length;) {
-      if (canon[i]!.length !== 1) {
-        i++;
-        continue;
-      }
-      let runEnd = i;
-      while (runEnd < canon.length && canon[runEnd]!.length === 1) runEnd++;
-      // Each token of the run is one letter, so run positions and string positions coincide.
-      const letters = runEnd - i >= MIN_SPACED_RUN ? canon.slice(i, runEnd).join('') : '';
-      for (let s = i; letters !== '' && s <= runEnd - MIN_SPACED_RUN;) {
-        let found = -1;
-        // A spaced word is never longer than the longest single-token term, which bounds the work per letter.
-        for (let e = Math.min(runEnd, s + this.longestToken); e >= s + MIN_SPACED_RUN && found < 0; e--) {
-          const node = this.root.get(letters.slice(s - i, e - i));
-          if (node?.labels) {
-            found = e;
-            extra.push({
-              start: start[s]!,
-              end: end[e - 1]!,
-              tokenStart: s,
-              tokenEnd: e,
-              term: node.term!,
-              labels: node.labels,
-            });
-          }
-        }
-        s = found > 0 ? found : s + 1;
-      }
-      i = runEnd;
+      let e = i + 1;
+      while (e < canon.length && linked(tokens, e)) e++;
+      if (e - i >= 2) out.push(...this.segment(tokens, i, e));
+      i = e;
     }
-    return extra.length === 0 ? matches : [...matches, ...extra].sort((a, b) => a.start - b.start);
+    return out;
   }
+
+  /** The terms of one chain (tokens from..to), when it divides wholly into terms and leftovers (see chains). */
+  private segment(tokens: Tokens, from: number, to: number): TermMatch<L>[] {
+    const parts = tokens.canon.slice(from, to);
+    const k = parts.length;
+    // best[p]: the most letters covered by terms in a division of parts 0..p-1 (-1: no division).
+    const best = new Array<number>(k + 1).fill(-1);
+    const back = new Array<{ from: number; node?: TrieNode<L> }>(k + 1);
+    best[0] = 0;
+    const limit = this.longestToken;
+    for (let p = 0; p < k; p++) {
+      if (best[p]! < 0) continue;
+      const part = parts[p]!;
+      if (
+        (part.length >= 2 && squeeze(part).length >= 2) ||
+        SINGLE_LETTER_WORDS.has(squeeze(part)) ||
+        /^\d$/.test(tokens.raw[from + p]!)
+      ) {
+        if (best[p]! > best[p + 1]!) {
+          best[p + 1] = best[p]!;
+          back[p + 1] = { from: p };
+        }
+      }
+      let letters = 0;
+      for (let q = p + 1; q <= k; q++) {
+        letters += parts[q - 1]!.length;
+        if (letters > limit) break;
+        const node = this.termOf(parts.slice(p, q));
+        if (node && best[p]! + letters > best[q]!) {
+          best[q] = best[p]! + letters;
+          back[q] = { from: p, node };
+        }
+      }
+    }
+    if (best[k]! <= 0) return [];
+    const found: TermMatch<L>[] = [];
+    for (let q = k; q > 0;) {
+      const step = back[q]!;
+      if (step.node) {
+        found.push({
+          start: tokens.start[from + step.from]!,
+          end: tokens.end[from + q - 1]!,
+          tokenStart: from + step.from,
+          tokenEnd: from + q,
+          term: step.node.term!,
+          labels: step.node.labels!,
+        });
+      }
+      q = step.from;
+    }
+    return found.reverse();
+  }
+}
+
+/** Adds matches that cover a span no earlier match covers exactly, in order of position. */
+function merge<L extends string>(base: TermMatch<L>[], extra: readonly TermMatch<L>[]): TermMatch<L>[] {
+  if (extra.length === 0) return base;
+  const seen = new Set(base.map((m) => `${m.start}:${m.end}`));
+  const added = extra.filter((m) => !seen.has(`${m.start}:${m.end}`));
+  if (added.length === 0) return base;
+  return [...base, ...added].sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -1,28 +1,10 @@
-import type { NormalizedRequest, RequestKind } from '../requests/registry.ts';
+import type { PromptField } from '../operations/define.ts';
+import { promptFieldsOf, type NormalizedRequest, type RequestKind } from '../operations/registry.ts';
 import { moderatePrompt, type ModerationVerdict } from './moderate.ts';
 
-/** A prompt field of a request, by dotted path, with its text. */
-export interface PromptField {
-  readonly field: string;
-  readonly text: string;
-}
-
-/** The positive prompts of a request that moderation reads; negative prompts are not moderated (they steer away). */
+/** The positive prompts of a request that moderation reads, as its operation declares them (operations/). */
 export function promptFields<K extends RequestKind>(kind: K, request: NormalizedRequest<K>): PromptField[] {
-  const r = request as Record<string, unknown>;
-  const out: PromptField[] = [];
-  if (typeof r.prompt === 'string') out.push({ field: 'prompt', text: r.prompt });
-  if (kind === 'smd') {
-    const smd = request as NormalizedRequest<'smd'>;
-    out.push({ field: 'backgroundPrompt', text: smd.backgroundPrompt });
-    smd.brushes.forEach((b, i) => out.push({ field: `brushes.${i}.prompt`, text: b.prompt }));
-  }
-  if (kind === 'regional') {
-    (request as NormalizedRequest<'regional'>).regions.forEach((g, i) =>
-      out.push({ field: `regions.${i}.prompt`, text: g.prompt }),
-    );
-  }
-  return out;
+  return promptFieldsOf(kind, request);
 }
 
 /** The verdicts of every prompt of a request, and the request with each prompt replaced by its sanitised text. */
@@ -46,7 +28,13 @@ export function moderateRequest<K extends RequestKind>(
 ): RequestModeration<NormalizedRequest<K>> {
   const fields = promptFields(kind, request);
   const verdicts = fields.map((f) => ({ field: f.field, verdict: moderatePrompt(f.text) }));
-  const changed = verdicts.filter((v, i) => v.verdict.sanitizedPrompt !== fields[i]!.text);
+  if (fields.length > 1 && verdicts.every((v) => v.verdict.allowed)) {
+    // Prompts of one request make one picture: a child in one region and nudity in another is the same as both in
+    // one prompt, so the prompts are also judged together.
+    const together = moderatePrompt(fields.map((f) => f.text).join(', '));
+    if (!together.allowed) verdicts.push({ field: fields.map((f) => f.field).join(' + '), verdict: together });
+  }
+  const changed = verdicts.filter((v, i) => i < fields.length && v.verdict.sanitizedPrompt !== fields[i]!.text);
   let sanitized = request;
   if (changed.length > 0) {
     const copy = structuredClone(request) as Record<string, unknown>;

@@ -1,7 +1,7 @@
-import { detectAges, type AgeMention } from './ages.ts';
+import { agesOf, type AgeMention } from './ages.ts';
 import { stripRepeatedly, type Analysed } from './strip.ts';
-import { GROUP_NAMES, findTerms, has, isSexualLabel, isStrippedLabel, type ModerationMatch } from './terms.ts';
-import { tokenize, type Tokens } from './tokenize.ts';
+import { GROUP_NAMES, analyse, has, isSexualLabel, isStrippedLabel, type ModerationMatch } from './terms.ts';
+import type { Tokens } from './tokenize.ts';
 import type { TagGroup } from './words.data.ts';
 
 /** Why a prompt was rejected or changed. Only `nsfw_stripped` leaves the prompt allowed. */
@@ -35,6 +35,7 @@ const MESSAGES: Readonly<Record<ModerationReasonCode, string>> = {
 };
 
 const ADULT_AGE = 18;
+const HAS_CONTENT = /[\p{L}\p{N}]/u;
 /** How many words may stand between a young adjective and its noun ("little blonde girl"). */
 const ADJECTIVE_WINDOW = 2;
 
@@ -84,8 +85,8 @@ interface Judgement {
   readonly groups: TagGroup[];
 }
 
-function judge({ text, tokens, matches }: Analysed): Judgement {
-  const ages = detectAges(tokens, text);
+function judge({ text, tokens, joined, normalized, matches }: Analysed): Judgement {
+  const ages = agesOf(tokens, joined, normalized);
   // One pass sorts the matches into what the policy needs.
   const slurs: ModerationMatch[] = [];
   const figures: ModerationMatch[] = [];
@@ -103,6 +104,7 @@ function judge({ text, tokens, matches }: Analysed): Judgement {
     if (has(m, 'public_figure')) figures.push(m);
     if (has(m, 'young_noun')) young.push(m);
     if (has(m, 'counter_noun')) counter = true;
+    if (has(m, 'minor_term')) young.push(m);
     if (has(m, 'young_adjective')) youngAdjective = true;
     if (m.labels.some(isSexualLabel)) sexual.push(m);
     if (m.labels.some(isStrippedLabel)) stripped.push(m);
@@ -129,15 +131,15 @@ function judge({ text, tokens, matches }: Analysed): Judgement {
  * term. Otherwise allows it, with explicit terms stripped from `sanitizedPrompt`.
  */
 export function moderatePrompt(prompt: string): ModerationVerdict {
-  const tokens = tokenize(prompt);
-  const first = judge({ text: prompt, tokens, matches: findTerms(prompt, tokens) });
+  const first = judge(analyse(prompt));
   const reasons = first.refusals;
   let sanitizedPrompt = prompt;
   if (first.stripped.length > 0) {
     const sanitized = stripRepeatedly(prompt, first.stripped);
     sanitizedPrompt = sanitized.text;
     reasons.push(reasonOf('nsfw_stripped', prompt, first.stripped));
-    if (sanitizedPrompt.trim() === '') reasons.push(reasonOf('nothing_left', prompt, []));
+    // Invisible characters and punctuation left behind are nothing either.
+    if (!HAS_CONTENT.test(sanitized.normalized.text)) reasons.push(reasonOf('nothing_left', prompt, []));
     // What reaches the engine is the sanitised text, and stripping can join fragments into a new word
     // ("lo(nude)li"), so it is judged again, reusing the analysis the last strip pass made.
     for (const r of judge(sanitized).refusals) {

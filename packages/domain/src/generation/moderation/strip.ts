@@ -1,16 +1,23 @@
-import { tokenize, type Tokens } from './tokenize.ts';
-import { STRIPPED, findTerms, isStrippedMatch, type ModerationLabel, type ModerationMatch } from './terms.ts';
+import {
+  STRIPPED,
+  analyse,
+  findTerms,
+  isStrippedMatch,
+  type Analysis,
+  type ModerationLabel,
+  type ModerationMatch,
+} from './terms.ts';
 
 const SEPARATOR_RUNS: ReadonlyArray<[RegExp, string]> = [
   [/[ \t]{2,}/g, ' '],
   [/\s+([,.;])/g, '$1'],
-  [/([,;])(?:\s*[,;])+/g, '$1'],
+  [/([,;、])(?:\s*[,;、])+/g, '$1'],
 ];
 
 // Emphasis groups emptied by a removal: "((nude:1.2))" leaves "((:1.2))", "[nude]" leaves "[]".
 const EMPTY_GROUP = /[([{]\s*(?::\s*[\d.]*)?\s*[)\]}]/g;
 
-const TRIMMED = new Set([...' \t\n\r,;.'].map((c) => c.charCodeAt(0)));
+const TRIMMED = new Set([...' \t\n\r,;.、'].map((c) => c.charCodeAt(0)));
 
 function trimSeparators(t: string): string {
   let a = 0;
@@ -71,12 +78,8 @@ function empty(): string {
 /** Most strip passes; each pass shortens the text, and real prompts settle after one or two. */
 const MAX_STRIP_PASSES = 8;
 
-/** A text with its tokens and matches, so a caller can judge it without tokenising it again. */
-export interface Analysed {
-  readonly text: string;
-  readonly tokens: Tokens;
-  readonly matches: readonly ModerationMatch[];
-}
+/** A text with its analysis, so a caller can judge it without reading it again. */
+export type Analysed = Analysis;
 
 /** Strips explicit terms until none is left (see below). */
 // Removing a word can join its neighbours into a new one ("n(nude)ude" becomes "nude"), so stripping repeats until
@@ -84,10 +87,9 @@ export interface Analysed {
 export function stripRepeatedly(prompt: string, firstMatches: readonly ModerationMatch[]): Analysed {
   let text = tidy(replaceMatches(prompt, empty, isStrippedMatch, firstMatches));
   for (let pass = 1; ; pass++) {
-    const tokens = tokenize(text);
-    const matches = findTerms(text, tokens);
-    if (pass >= MAX_STRIP_PASSES || !matches.some(isStrippedMatch)) return { text, tokens, matches };
-    text = tidy(replaceMatches(text, empty, isStrippedMatch, matches));
+    const analysis = analyse(text);
+    if (pass >= MAX_STRIP_PASSES || !analysis.matches.some(isStrippedMatch)) return analysis;
+    text = tidy(replaceMatches(text, empty, isStrippedMatch, analysis.matches));
   }
 }
 

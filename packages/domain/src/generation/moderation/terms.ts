@@ -1,8 +1,11 @@
+import { japaneseMatches, type JapaneseLabel } from './japanese.ts';
 import { TermMatcher, type TermMatch } from './matcher.ts';
-import { tokenize, type Tokens } from './tokenize.ts';
+import { normalizePrompt, type Normalized } from './normalize.ts';
+import { joinTokens, tokenizeNormalized, type JoinedTokens, type Tokens } from './tokenize.ts';
 import {
+  BENIGN_PHRASES,
   COUNTER_NOUNS,
-  JAPANESE_TERMS,
+  MINOR_SEXUAL_TERMS,
   NSFW_TERMS,
   PERSON_NOUNS,
   PUBLIC_FIGURES,
@@ -10,6 +13,7 @@ import {
   SLURS,
   STRIPPED_GROUPS,
   SUGGESTIVE_GROUPS,
+  SUGGESTIVE_TERMS,
   TAG_GROUPS,
   YOUNG_ADJECTIVES,
   YOUNG_NOUNS,
@@ -18,14 +22,24 @@ import {
 
 /** Every list a term can belong to: the tag groups plus the other word lists. */
 export type ModerationLabel =
-  TagGroup | 'nsfw' | 'slur' | 'public_figure' | 'young_noun' | 'young_adjective' | 'person_noun' | 'counter_noun';
+  | TagGroup
+  | 'nsfw'
+  | 'suggestive'
+  | 'minor_term'
+  | 'slur'
+  | 'public_figure'
+  | 'young_noun'
+  | 'young_adjective'
+  | 'person_noun'
+  | 'counter_noun'
+  | 'benign';
 
 export type ModerationMatch = TermMatch<ModerationLabel>;
 
 /** Labels whose words are stripped from prompts. */
 export const STRIPPED = new Set<ModerationLabel>(['nsfw', ...STRIPPED_GROUPS]);
 /** Labels that make a prompt sexual or suggestive (what a minor must never be combined with). */
-export const SEXUAL = new Set<ModerationLabel>([...STRIPPED, ...SUGGESTIVE_GROUPS]);
+export const SEXUAL = new Set<ModerationLabel>([...STRIPPED, ...SUGGESTIVE_GROUPS, 'suggestive', 'minor_term']);
 /** Names of the tag groups, to tell them from the other labels. */
 export const GROUP_NAMES = new Set<string>(Object.keys(TAG_GROUPS));
 
@@ -33,12 +47,15 @@ function buildMatcher(): TermMatcher<ModerationLabel> {
   const lists = {
     ...TAG_GROUPS,
     nsfw: NSFW_TERMS,
+    suggestive: SUGGESTIVE_TERMS,
+    minor_term: MINOR_SEXUAL_TERMS,
     slur: SLURS,
     public_figure: [...PUBLIC_FIGURES, ...PUBLIC_FIGURE_SINGLE_NAMES],
     young_noun: YOUNG_NOUNS,
     young_adjective: YOUNG_ADJECTIVES,
     person_noun: PERSON_NOUNS,
     counter_noun: COUNTER_NOUNS,
+    benign: BENIGN_PHRASES,
   } satisfies Record<ModerationLabel, readonly string[]>;
   return new TermMatcher<ModerationLabel>(lists, new Set<ModerationLabel>(['young_noun', 'person_noun']));
 }
@@ -46,41 +63,63 @@ function buildMatcher(): TermMatcher<ModerationLabel> {
 // Compiled once at module load: every later call is one tokenisation and one trie walk.
 const matcher = buildMatcher();
 
-const JAPANESE_LABELS: ReadonlyArray<[ModerationLabel, readonly string[]]> = [
-  ['young_noun', JAPANESE_TERMS.young],
-  ['nsfw', JAPANESE_TERMS.nsfw],
-];
-const HAS_CJK = /[\u3040-\u30ff\u4e00-\u9fff]/;
+const JAPANESE_LABEL: Readonly<Record<JapaneseLabel, ModerationLabel>> = {
+  young_noun: 'young_noun',
+  minor_term: 'minor_term',
+  nsfw: 'nsfw',
+  nudity: 'nudity',
+  'partial nudity': 'partial nudity',
+  swimsuit: 'swimsuit',
+  underwear: 'underwear',
+  'sexual activity': 'sexual activity',
+  penis: 'penis',
+  vagina: 'vagina',
+  anus: 'anus',
+  'sexual situations': 'sexual situations',
+  suggestive: 'suggestive',
+  benign: 'benign',
+};
 
-function japaneseMatches(prompt: string): ModerationMatch[] {
-  if (!HAS_CJK.test(prompt)) return [];
-  const out: ModerationMatch[] = [];
-  for (const [label, terms] of JAPANESE_LABELS) {
-    for (const term of terms) {
-      for (let at = prompt.indexOf(term); at >= 0; at = prompt.indexOf(term, at + term.length)) {
-        out.push({ start: at, end: at + term.length, tokenStart: -1, tokenEnd: -1, term, labels: [label] });
-      }
-    }
+/** A prompt read for moderation: its folded form, tokens (and joined tokens) and every word-list match. */
+export interface Analysis {
+  readonly text: string;
+  readonly normalized: Normalized;
+  readonly tokens: Tokens;
+  readonly joined: JoinedTokens | null;
+  readonly matches: readonly ModerationMatch[];
+}
+
+/** Reads a prompt: normalises, tokenises and matches it. */
+export function analyse(text: string): Analysis {
+  const normalized = normalizePrompt(text);
+  const tokens = tokenizeNormalized(normalized);
+  const joined = joinTokens(tokens);
+  return { text, normalized, tokens, joined, matches: matchesOf(normalized, tokens) };
+}
+
+function matchesOf(normalized: Normalized, tokens: Tokens): ModerationMatch[] {
+  let matches = matcher.find(tokens);
+  const japanese = japaneseMatches(normalized);
+  if (japanese.length > 0) {
+    const extra = japanese.map((m): ModerationMatch => ({
+      start: m.start,
+      end: m.end,
+      tokenStart: -1,
+      tokenEnd: -1,
+      term: m.term,
+      labels: [JAPANESE_LABEL[m.label]],
+    }));
+    matches = [...matches, ...extra].sort((a, b) => a.start - b.start || b.end - a.end);
   }
-  return out;
+  // A benign phrase ("kid gloves") shields the words inside it; it is not a finding itself.
+  const benign = matches.filter((m) => has(m, 'benign'));
+  if (benign.length === 0) return matches;
+  return matches.filter((m) => !has(m, 'benign') && !benign.some((b) => b.start <= m.start && m.end <= b.end));
 }
 
 /** All word-list matches of a prompt, in order of position. */
-export function findTerms(prompt: string, tokens: Tokens = tokenize(prompt)): ModerationMatch[] {
-  const matches = matcher.find(tokens);
-  const japanese = japaneseMatches(prompt);
-  if (japanese.length === 0) return matches;
-  // Drop Japanese terms inside a longer one (女子小学生 contains 小学生): sorted by start, longest first, a term
-  // that ends inside the previous kept term is contained in it.
-  japanese.sort((a, b) => a.start - b.start || b.end - a.end);
-  const kept: ModerationMatch[] = [];
-  let coveredTo = -1;
-  for (const m of japanese) {
-    if (m.end <= coveredTo) continue;
-    kept.push(m);
-    coveredTo = m.end;
-  }
-  return [...matches, ...kept].sort((a, b) => a.start - b.start);
+export function findTerms(prompt: string): ModerationMatch[] {
+  return analyse(prompt).matches.slice();
 }
 
 /** True when the match belongs to the list. */

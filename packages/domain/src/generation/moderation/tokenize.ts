@@ -1,111 +1,68 @@
 /**
- * Prompt tokenisation for moderation. Every token keeps its position in the original prompt, so matches can be
- * replaced or stripped in place. Two spellings of each token are produced:
- * - `raw`: lower-case ASCII letters and digits (ages are read from these);
- * - `canon`: `raw` with look-alikes folded (l and 1 to i, 0 to o, z to s, 3 to e), which word lists are matched on.
- * `@` and `$` count as the letters a and s.
- * Anything that is not a letter or digit separates tokens, which is how punctuation boundaries are ignored and how
- * the space inside a multi-word term comes to match any run of non-alphanumeric characters.
+ * Prompt tokenisation for moderation, on the normalised text (normalize.ts). Every token keeps its position in the
+ * original prompt, so matches can be reported and stripped in place. Two spellings of each token are produced:
+ * - `raw`: lower-case ASCII letters and digits as normalised (ages are read from these);
+ * - `canon`: `raw` with look-alikes folded, which word lists are matched on: l, 1, ! and | to i; 0 to o; z, 5 and
+ *   $ to s; 3 to e; 4 and @ to a; 7 to t; 8 to b; 9 to g.
+ * `@` and `$` are letters wherever they stand; `!` and `|` only between two letters or digits ("ch!ld").
+ * Anything else separates tokens, which is how punctuation boundaries are ignored and how the space inside a
+ * multi-word term comes to match any run of non-alphanumeric characters.
  */
+import { normalizePrompt, type Normalized } from './normalize.ts';
+
 export interface Tokens {
   readonly raw: readonly string[];
   readonly canon: readonly string[];
+  /** Positions in the original prompt (end exclusive). */
   readonly start: readonly number[];
   readonly end: readonly number[];
-  /** True when the separator before token i contains a phrase break (comma, full stop, bracket, newline…). */
+  /** True when the separator before token i contains a phrase break (comma, bracket, semicolon…). */
   readonly breakBefore: readonly boolean[];
+  /** True when token i follows token i - 1 across exactly one joining character (`na-ked`, `y/o`, `na.ked`). */
+  readonly joinBefore: readonly boolean[];
 }
 
-// Homoglyphs from other scripts that are commonly used to slip past word lists, folded to their ASCII twin.
-const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  а: 'a',
-  е: 'e',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  х: 'x',
-  у: 'y',
-  і: 'i',
-  ѕ: 's',
-  ј: 'j',
-  к: 'k',
-  м: 'm',
-  т: 't',
-  н: 'h',
-  в: 'b',
-  α: 'a',
-  ε: 'e',
-  ο: 'o',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  τ: 't',
-  ρ: 'p',
-  υ: 'u',
-  χ: 'x',
-};
-
-/** Maps every UTF-16 code unit to a lower-case ASCII letter or digit, or to a space when it separates tokens. */
-const FOLD: string[] = (() => {
-  const table: string[] = new Array<string>(0x10000).fill(' ');
-  for (let c = 48; c <= 57; c++) table[c] = String.fromCharCode(c);
-  for (let c = 97; c <= 122; c++) table[c] = table[c - 32] = String.fromCharCode(c);
-  // Signs used as letters (f@ggot, $ex); they are never part of a word otherwise.
-  table['@'.charCodeAt(0)] = 'a';
-  table['$'.charCodeAt(0)] = 's';
-  for (let c = 0xc0; c <= 0x24f; c++) {
-    const base = String.fromCharCode(c).normalize('NFD').charAt(0).toLowerCase();
-    if (/^[a-z]$/.test(base)) table[c] = base;
-  }
-  for (let c = 0xff10; c <= 0xff19; c++) table[c] = String.fromCharCode(c - 0xfee0);
-  for (let c = 0xff21; c <= 0xff3a; c++) table[c] = String.fromCharCode(c - 0xfee0 + 32);
-  for (let c = 0xff41; c <= 0xff5a; c++) table[c] = String.fromCharCode(c - 0xfee0);
-  for (const [glyph, ascii] of Object.entries(HOMOGLYPHS)) {
-    table[glyph.charCodeAt(0)] = ascii;
-    table[glyph.toUpperCase().charCodeAt(0)] = ascii;
-  }
-  return table;
-})();
-
-// Only tag and clause separators break a phrase; dots, dashes, slashes and line breaks are how words get spaced out
-// to evade lists.
-const PHRASE_BREAK = new Set([...',;|()[]{}'].map((c) => c.charCodeAt(0)));
-const NON_ASCII = /[\u0080-\uffff]/;
-const NOT_ALNUM = /[^a-z0-9]/g;
-
-/** Lower-cases and folds a prompt to ASCII letters, digits and spaces, keeping its length and positions. */
-export function foldPrompt(prompt: string): string {
-  // ASCII prompts (nearly all) fold with two native passes; lower-casing ASCII never changes the length.
-  if (!NON_ASCII.test(prompt)) {
-    const lower = prompt.toLowerCase();
-    const signs = lower.includes('@') || lower.includes('$') ? lower.replace(/@/g, 'a').replace(/\$/g, 's') : lower;
-    return signs.replace(NOT_ALNUM, ' ');
-  }
-  const parts: string[] = new Array<string>(prompt.length);
-  for (let i = 0; i < prompt.length; i++) parts[i] = FOLD[prompt.charCodeAt(i)]!;
-  return parts.join('');
-}
-
-// Character classes of lower-cased ASCII for the tokeniser: separators, plain letters and digits, look-alikes.
+// Character classes of lower-cased ASCII: separators, letters and digits, signs that are always letters, signs
+// that are letters only inside a word.
 const SEPARATOR = 0;
-const PLAIN = 1;
-const LOOK_ALIKE = 2;
+const WORD = 1;
+const INNER = 2;
 const CLASS = new Uint8Array(128);
-for (let c = 48; c <= 57; c++) CLASS[c] = PLAIN;
-for (let c = 97; c <= 122; c++) CLASS[c] = PLAIN;
+for (let c = 48; c <= 57; c++) CLASS[c] = WORD;
+for (let c = 97; c <= 122; c++) CLASS[c] = WORD;
+CLASS['@'.charCodeAt(0)] = WORD;
+CLASS['$'.charCodeAt(0)] = WORD;
+CLASS['!'.charCodeAt(0)] = INNER;
+CLASS['|'.charCodeAt(0)] = INNER;
+
+/** Raw spelling of the signs (they read as the letter they stand for). */
+const RAW_SIGN: Readonly<Record<string, string>> = { '@': 'a', $: 's', '!': 'i', '|': 'i' };
+const HAS_SIGN = /[@$!|]/;
+
 const CANON_CHAR: string[] = [];
-for (const [from, to] of [
-  ['l', 'i'],
-  ['1', 'i'],
-  ['0', 'o'],
-  ['z', 's'],
-  ['3', 'e'],
-] as const) {
-  CLASS[from.charCodeAt(0)] = LOOK_ALIKE;
+for (const [from, to] of Object.entries({
+  l: 'i',
+  '1': 'i',
+  '!': 'i',
+  '|': 'i',
+  '0': 'o',
+  z: 's',
+  '5': 's',
+  $: 's',
+  '3': 'e',
+  '4': 'a',
+  '@': 'a',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+})) {
   CANON_CHAR[from.charCodeAt(0)] = to;
 }
+const FOLDED = /[l0-9z!|$@]/;
 
-function canonOf(token: string): string {
+/** The canonical spelling of a lower-case token (see the module comment). */
+export function canonOf(token: string): string {
+  if (!FOLDED.test(token)) return token;
   let out = '';
   for (let k = 0; k < token.length; k++) {
     const c = token.charCodeAt(k);
@@ -114,42 +71,139 @@ function canonOf(token: string): string {
   return out;
 }
 
-/** Splits a prompt into tokens with their original positions (see Tokens). */
-export function tokenize(prompt: string): Tokens {
-  // Non-ASCII prompts are folded to ASCII first (same length); ASCII ones only need lower-casing, which is native.
-  const text =
-    NON_ASCII.test(prompt) || prompt.includes('@') || prompt.includes('$') ? foldPrompt(prompt) : prompt.toLowerCase();
+// Only tag and clause separators break a phrase; dots, dashes, slashes and line breaks are how words get spaced out
+// to evade lists. The Japanese comma and full stop count as breaks.
+const PHRASE_BREAK = new Set([...',;()[]{}、，。'].map((c) => c.charCodeAt(0)));
+/** Single characters that join the word parts on either side (`na-ked`, `na.ked`, `y/o`). */
+const JOINER = new Set([...'-._\'*~+:/\\^`·•‧・=#"'].map((c) => c.charCodeAt(0)));
+
+function isWord(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c < 128 && CLASS[c] === WORD;
+}
+
+/** Splits a normalised text into tokens with their original positions (see Tokens). */
+export function tokenizeNormalized(n: Normalized): Tokens {
+  const { text, from, to } = n;
   const raw: string[] = [];
   const canon: string[] = [];
   const start: number[] = [];
   const end: number[] = [];
   const breakBefore: boolean[] = [];
+  const joinBefore: boolean[] = [];
   let tokenStart = -1;
-  let lookAlike = false;
   let sawBreak = false;
-  const n = text.length;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 32;
-    const kind = c < 128 ? CLASS[c]! : SEPARATOR;
-    if (kind !== SEPARATOR) {
-      if (tokenStart < 0) tokenStart = i;
-      if (kind === LOOK_ALIKE) lookAlike = true;
+  let gapStart = 0;
+  const len = text.length;
+  for (let i = 0; i <= len; i++) {
+    const c = i < len ? text.charCodeAt(i) : 32;
+    let kind = c < 128 ? CLASS[c]! : SEPARATOR;
+    if (kind === INNER) {
+      // A run of ! and | inside a word ("ch||d") is letters; at its edges it is punctuation.
+      let next = i + 1;
+      while (next < len && text.charCodeAt(next) < 128 && CLASS[text.charCodeAt(next)] === INNER) next++;
+      kind = tokenStart >= 0 && next < len && isWord(text, next) ? WORD : SEPARATOR;
+    }
+    if (kind === WORD) {
+      if (tokenStart < 0) {
+        tokenStart = i;
+        const gap = i - gapStart;
+        joinBefore.push(raw.length > 0 && gap === 1 && JOINER.has(text.charCodeAt(i - 1)));
+      }
       continue;
     }
     if (tokenStart >= 0) {
-      const token = text.slice(tokenStart, i);
+      let token = text.slice(tokenStart, i);
+      const spelled = canonOf(token);
+      if (HAS_SIGN.test(token)) token = token.replace(/[@$!|]/g, (s) => RAW_SIGN[s]!);
       raw.push(token);
-      canon.push(lookAlike ? canonOf(token) : token);
-      start.push(tokenStart);
-      end.push(i);
+      canon.push(spelled);
+      start.push(from ? from[tokenStart]! : tokenStart);
+      end.push(to ? to[i - 1]! : i);
       breakBefore.push(sawBreak);
       tokenStart = -1;
-      lookAlike = false;
       sawBreak = false;
+      gapStart = i;
     }
-    if (i < n && PHRASE_BREAK.has(prompt.charCodeAt(i))) sawBreak = true;
+    if (i < len && PHRASE_BREAK.has(c)) sawBreak = true;
   }
-  return { raw, canon, start, end, breakBefore };
+  return { raw, canon, start, end, breakBefore, joinBefore };
+}
+
+/** Normalises and tokenises a prompt. */
+export function tokenize(prompt: string): Tokens {
+  return tokenizeNormalized(normalizePrompt(prompt));
+}
+
+/**
+ * Tokens with every chain of word parts joined by single joining characters read as one token ("na-ked" as
+ * "naked", "y.o" as "yo"), so a word split by a separator is matched whole. `origin[k]` is the first token of the
+ * original stream that joined token k covers, `originEnd[k]` one past its last. Null when nothing joins.
+ */
+export interface JoinedTokens extends Tokens {
+  readonly origin: readonly number[];
+  readonly originEnd: readonly number[];
+}
+
+/**
+ * True when token i continues the word of token i - 1: across one joining character ("na-ked"), or as one letter
+ * after one letter in the same phrase ("n a k e d").
+ */
+export function linked(t: Tokens, i: number): boolean {
+  if (i === 0) return false;
+  if (t.joinBefore[i]) return true;
+  // Across a space only letter after letter ("n a k e d"; "nn a k" repeats one), and not where either letter is
+  // already joined to its other side by a joining character ("o/l/d g.i.r.l" is two words).
+  return (
+    isLetter(t.raw[i]!) &&
+    isLetter(t.raw[i - 1]!) &&
+    !t.breakBefore[i] &&
+    !t.joinBefore[i - 1] &&
+    t.joinBefore[i + 1] !== true
+  );
+}
+
+/** One letter, possibly repeated ("l", "lll"). */
+function isLetter(raw: string): boolean {
+  const c = raw.charAt(0);
+  for (let k = 1; k < raw.length; k++) if (raw.charAt(k) !== c) return false;
+  return raw.length > 0;
+}
+
+function hasLinks(t: Tokens): boolean {
+  for (let i = 1; i < t.raw.length; i++) if (linked(t, i)) return true;
+  return false;
+}
+
+export function joinTokens(t: Tokens): JoinedTokens | null {
+  if (!hasLinks(t)) return null;
+  const raw: string[] = [];
+  const canon: string[] = [];
+  const start: number[] = [];
+  const end: number[] = [];
+  const breakBefore: boolean[] = [];
+  const joinBefore: boolean[] = [];
+  const origin: number[] = [];
+  const originEnd: number[] = [];
+  for (let i = 0; i < t.raw.length; i++) {
+    if (linked(t, i) && raw.length > 0) {
+      const k = raw.length - 1;
+      raw[k] += t.raw[i]!;
+      canon[k] += t.canon[i]!;
+      end[k] = t.end[i]!;
+      originEnd[k] = i + 1;
+      continue;
+    }
+    raw.push(t.raw[i]!);
+    canon.push(t.canon[i]!);
+    start.push(t.start[i]!);
+    end.push(t.end[i]!);
+    breakBefore.push(t.breakBefore[i]!);
+    joinBefore.push(false);
+    origin.push(i);
+    originEnd.push(i + 1);
+  }
+  return { raw, canon, start, end, breakBefore, joinBefore, origin, originEnd };
 }
 
 /** The canonical token spelling of a word-list term, as the matcher compares it. */

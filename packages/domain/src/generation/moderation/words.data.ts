@@ -63,6 +63,7 @@ export const TAG_GROUPS = {
     'making love',
     'groping',
     'molestation',
+    'orgy',
   ],
   'breast press': ['breast press', 'breasts pressed', 'breast squeeze', 'breasts on glass', 'symmetrical docking'],
   'sexual situations': [
@@ -78,6 +79,23 @@ export const TAG_GROUPS = {
     'striptease',
     'skirt lift',
     'bondage',
+    'sexual',
+    'sexually',
+    'sexualized',
+    'sexualised',
+    'seductively',
+    'horny',
+    'kinky',
+    'fetish',
+    'lustful',
+    'smut',
+    'smutty',
+    'raunchy',
+    'upskirt',
+    'downblouse',
+    'stripper',
+    'bdsm',
+    'cameltoe',
   ],
   nudity: [
     'nude',
@@ -93,6 +111,10 @@ export const TAG_GROUPS = {
     'unclothed',
     'no clothes',
     'completely nude',
+    'nudes',
+    'nudist',
+    'nudism',
+    'stark naked',
   ],
   'partial nudity': [
     'topless',
@@ -182,6 +204,20 @@ export const YOUNG_NOUNS: readonly string[] = [
   'jailbait',
   'cub',
   'kiddo',
+  'kiddie',
+  'baby',
+  'adolescent',
+  'pubescent',
+  'preschooler',
+  'teenaged',
+  'young teen',
+  'highschooler',
+  'high schooler',
+  'under age',
+  'barely legal',
+  'undeveloped body',
+  'jk',
+  'jc',
   'schoolkid',
   'underage',
   'prepubescent',
@@ -207,6 +243,11 @@ export const YOUNG_ADJECTIVES: readonly string[] = [
   'middle school',
   'junior high',
   'kindergarten',
+  'high school',
+  'highschool',
+  'primary school',
+  'grade school',
+  'preschool',
 ];
 
 /** Person nouns a young adjective applies to; they also match with plural suffixes. */
@@ -325,8 +366,77 @@ export const SLURS: readonly string[] = [
   'beaner',
 ];
 
-/** Japanese terms, matched as substrings because Japanese has no spaces between words. */
-export const JAPANESE_TERMS = {
-  young: ['ロリ', 'ショタ', '幼女', '幼児', '児童', '小学生', '中学生', '女子小学生', '女子中学生'],
-  nsfw: ['全裸', 'エロ', 'セックス', '性交', 'おっぱい', '乳首', 'ヌード'],
-} as const;
+/**
+ * Words that are sexual or suggestive without being explicit: they stay in an adult's prompt, but make a prompt
+ * that also names a minor a refusal (as the suggestive tag groups do).
+ */
+export const SUGGESTIVE_TERMS: readonly string[] = [
+  'sensual',
+  'sensuality',
+  'suggestive',
+  'suggestively',
+  'provocative',
+  'provocatively',
+  'sultry',
+  'alluring',
+  'flirtatious',
+  'flirty',
+  'naughty',
+  'bedroom eyes',
+  'come hither',
+  'skimpy',
+  'revealing outfit',
+  'revealing clothes',
+  'pin-up',
+  'pinup',
+  'boudoir',
+  'gravure',
+  'flat chest',
+  'flat chested',
+  'flatchested',
+  'small breasts',
+  'tiny breasts',
+  'small chest',
+  'no breasts',
+];
+
+/** Terms that sexualise minors by themselves: any of them refuses the prompt, whatever else it says. */
+export const MINOR_SEXUAL_TERMS: readonly string[] = [
+  'jailbait',
+  'lolicon',
+  'shotacon',
+  'toddlercon',
+  'nymphet',
+  'pedo',
+  'pedophile',
+  'pedophilic',
+  'pedophilia',
+  'paedo',
+  'paedophile',
+  'paedophilia',
+  'child porn',
+  'child pornography',
+  'kiddie porn',
+  'csam',
+];
+
+/**
+ * Ordinary phrases that contain a young noun without meaning a child ("kid gloves" are leather gloves, a "minor
+ * key" is music). Matched like any term, longest first, so the young noun inside them is not read.
+ */
+export const BENIGN_PHRASES: readonly string[] = [
+  'kid gloves',
+  'kid glove',
+  'kid leather',
+  'kid goat',
+  'kid mohair',
+  'minor key',
+  'minor chord',
+  'minor scale',
+  'minor planet',
+  'minor arcana',
+  'minor league',
+  'baby blue',
+  'baby pink',
+  "baby's breath",
+];

@@ -8,11 +8,14 @@ const zBrush = z.object({
   mask: zImageRef,
 });
 
-/** POST /api/diffusion/smd: brush-based (sketch-map) generation. */
+/**
+ * POST /api/diffusion/smd: brush-based (sketch-map) generation. At least one brush: without one there is nothing
+ * for the brush pipeline to do, and every engine refuses it, so it is refused here, before anything is charged.
+ */
 export const zSmdRequest = z.object({
   backgroundPrompt: zRequiredPrompt,
   backgroundNegativePrompt: zRequiredPrompt,
-  brushes: z.array(zBrush).max(MAX_BRUSHES),
+  brushes: z.array(zBrush).min(1).max(MAX_BRUSHES),
   seed: zSeed,
   width: zPixels(256, 2048),
   height: zPixels(256, 2048),

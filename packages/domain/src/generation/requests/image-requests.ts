@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_STRENGTH } from '../../constants.ts';
+import { DEFAULT_STRENGTH, OUTPAINT_BLUR, OUTPAINT_DEFAULT_OVERLAP } from '../../constants.ts';
 import { zImageRef } from '../image-ref.ts';
 import {
   zCfg,
@@ -108,3 +108,29 @@ export const zFaceEditRequest = z.object({
   seed: zSeed,
 });
 export type FaceEditRequest = z.infer<typeof zFaceEditRequest>;
+
+/** Outpaint: extend an image by padding on each side (generation.md §9 defaults; path not in the spec). */
+export const zOutpaintRequest = z
+  .object({
+    image: zImageRef,
+    model: zModelId,
+    prompt: zOptionalPrompt,
+    negative_prompt: zOptionalPrompt,
+    left: z.number().int().min(0).max(2048).default(0),
+    top: z.number().int().min(0).max(2048).default(0),
+    right: z.number().int().min(0).max(2048).default(0),
+    bottom: z.number().int().min(0).max(2048).default(0),
+    overlap: z.number().min(0).max(0.5).default(OUTPAINT_DEFAULT_OVERLAP),
+    blur: z.number().min(0).max(200).default(OUTPAINT_BLUR),
+    steps: zSteps.optional(),
+    cfg: zCfg.optional(),
+    seed: zSeed,
+    loras: zLoras,
+    qualityTags: z.boolean().default(true),
+  })
+  .superRefine((r, ctx) => {
+    if (r.left + r.top + r.right + r.bottom === 0) {
+      ctx.addIssue({ code: 'custom', path: ['left'], message: 'one of left, top, right or bottom must be above 0' });
+    }
+  });
+export type OutpaintRequest = z.infer<typeof zOutpaintRequest>;

@@ -4,4 +4,3 @@ export * from './composite-requests.ts';
 export * from './other-requests.ts';
 export * from './field-errors.ts';
 export * from './normalize.ts';
-export * from './registry.ts';

@@ -3,7 +3,8 @@ import { INPAINT_DIMENSION_MULTIPLE, LIGHTNING_PRESETS } from '../../constants.t
 import type { Lightning } from '../../document/generation-params.ts';
 import type { ModelCatalogueEntry } from '../model-catalogue.ts';
 import type { ModelType } from '../model-types.ts';
-import { findModelById, findModelByPath } from '../models.ts';
+import { LORA_BASES_BY_MODEL_TYPE, loraBaseModelLabel, type LoraBaseModel } from '../lora.ts';
+import { findModelById, findModelByPath, UNKNOWN_MODEL } from '../models.ts';
 import { resolveSeed, type RandomSource } from '../random.ts';
 import { findVideoModel } from '../video-models.ts';
 import type {
@@ -35,6 +36,41 @@ export class RequestRuleError extends Error {
 /** The catalogue entry a request's model names: by id, else by path, else Unknown (sdxl). */
 export function resolveModel(model: string): ModelCatalogueEntry {
   return findModelById(model) ?? findModelByPath(model);
+}
+
+/**
+ * The catalogue entry of a request's model; a model no catalogue entry has (by id, current or past path) is
+ * refused, never run as Unknown and charged.
+ */
+export function catalogueModel(model: string): ModelCatalogueEntry {
+  const entry = resolveModel(model);
+  if (entry === UNKNOWN_MODEL) {
+    throw new RequestRuleError([{ field: 'model', message: `model ${model} is not in the model catalogue` }]);
+  }
+  return entry;
+}
+
+/** LoRA bases a model runs; a LoRA of unknown base (`none`) runs on any model that takes LoRAs at all. */
+export function loraBasesFor(model: ModelCatalogueEntry): readonly LoraBaseModel[] {
+  const bases = LORA_BASES_BY_MODEL_TYPE[model.modelType] ?? [];
+  return bases.length === 0 ? [] : [...bases, 'none'];
+}
+
+/** Refuses LoRAs trained for another base than the model's (a FLUX LoRA on an SDXL checkpoint), naming each. */
+export function checkLoraBases(model: ModelCatalogueEntry, loras: readonly { baseModel: LoraBaseModel }[]): void {
+  const bases = loraBasesFor(model);
+  const errors: FieldError[] = [];
+  loras.forEach((l, i) => {
+    if (bases.includes(l.baseModel)) return;
+    const field = `loras.${i}.baseModel`;
+    const allowed = bases.filter((b) => b !== 'none').map(loraBaseModelLabel);
+    const fits = allowed.length === 0 ? 'takes no LoRAs' : `takes ${allowed.join(' or ')} LoRAs`;
+    errors.push({
+      field,
+      message: `${field} ${loraBaseModelLabel(l.baseModel)} does not fit ${model.id}, which ${fits}`,
+    });
+  });
+  if (errors.length > 0) throw new RequestRuleError(errors);
 }
 
 /** Images per job: 1 for img2img or inpaint on fluxpro or gpt, otherwise the requested count or 4. */
@@ -77,7 +113,8 @@ export type NormalizedInpaint = WithResolved<InpaintRequest>;
 
 /** Applies the txt2img rules: random seed, lightning, model defaults, image count, pose/sketch quality tags. */
 export function normalizeTxt2Img(req: Txt2ImgRequest, ctx: NormalizeContext): NormalizedTxt2Img {
-  const model = resolveModel(req.model);
+  const model = catalogueModel(req.model);
+  checkLoraBases(model, req.loras);
   return {
     ...req,
     ...samplingFor(req.lightning, model, req.steps, req.cfg),
@@ -90,7 +127,8 @@ export function normalizeTxt2Img(req: Txt2ImgRequest, ctx: NormalizeContext): No
 
 /** Applies the img2img rules (as txt2img, and one image on fluxpro or gpt). */
 export function normalizeImg2Img(req: Img2ImgRequest, ctx: NormalizeContext): NormalizedImg2Img {
-  const model = resolveModel(req.model);
+  const model = catalogueModel(req.model);
+  checkLoraBases(model, req.loras);
   return {
     ...req,
     ...samplingFor(req.lightning, model, req.steps, req.cfg),
@@ -103,7 +141,8 @@ export function normalizeImg2Img(req: Img2ImgRequest, ctx: NormalizeContext): No
 
 /** Applies the inpaint rules: sizes down to multiples of 8, empty prompt falls back to the global prompt. */
 export function normalizeInpaint(req: InpaintRequest, ctx: NormalizeContext): NormalizedInpaint {
-  const model = resolveModel(req.model);
+  const model = catalogueModel(req.model);
+  checkLoraBases(model, req.loras);
   const prompt = req.prompt.trim() === '' ? (ctx.globalPrompt ?? '') : req.prompt;
   if (prompt.trim() === '') {
     throw new RequestRuleError([
@@ -123,6 +162,15 @@ export function normalizeInpaint(req: InpaintRequest, ctx: NormalizeContext): No
     num_images: imageCountFor('inpaint', model.modelType, req.num_images),
     modelType: model.modelType,
   };
+}
+
+/** Resolves the seed of a request that names a catalogue model (and LoRAs for it): both are checked first. */
+export function normalizeModelSeeded<
+  T extends { seed: number; model: string; loras?: readonly { baseModel: LoraBaseModel }[] },
+>(req: T, ctx: NormalizeContext): T {
+  const model = catalogueModel(req.model);
+  if (req.loras) checkLoraBases(model, req.loras);
+  return normalizeSeeded(req, ctx);
 }
 
 /** Resolves the seed of requests whose only rule is the random seed. */

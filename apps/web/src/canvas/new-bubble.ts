@@ -1,0 +1,24 @@
+import type { TextData } from '@koma/domain';
+import { newBubbleData } from '@koma/editor';
+import { i18n } from '../i18n/index.ts';
+
+// A new bubble speaks the interface's language: in Japanese it is set vertically, in the Japanese gothic font, with
+// Japanese sample text; in English it is the spec's horizontal "Enter Text" in the lettering font.
+const en = { editor: { textSample: 'Enter Text' } };
+const ja = { editor: { textSample: 'セリフを入力' } };
+
+i18n.addResourceBundle('en', 'translation', en, true, false);
+i18n.addResourceBundle('ja', 'translation', ja, true, false);
+
+/** Whether the interface is in Japanese. */
+const japanese = () => (i18n.resolvedLanguage ?? i18n.language).startsWith('ja');
+
+/** The data of a bubble made now, in the interface's language. */
+export function newBubbleForLocale(): TextData {
+  return newBubbleData({ vertical: japanese(), text: i18n.t('editor.textSample') });
+}
+
+/** The box of a new bubble: landscape for horizontal text, portrait for vertical columns. */
+export function newBubbleSize(data: Pick<TextData, 'vertical'>): { width: number; height: number } {
+  return data.vertical ? { width: 240, height: 360 } : { width: 360, height: 240 };
+}

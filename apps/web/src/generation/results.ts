@@ -1,0 +1,136 @@
+// What the editor knows about each generated picture beyond its id: which engine drew it (the builtin preview
+// engine's pictures carry a badge) and its recipe (model, prompts, seed, steps, cfg, LoRAs), from the job's output
+// or, for pictures of earlier visits, from the flow images the server recorded. And the results tray: the
+// pictures of the last generation of a layer, to pick from.
+import type { EditorSession } from '../editor/session.ts';
+import { api } from '../api/endpoints.ts';
+import { Observable } from './observable.ts';
+
+/** The recipe of a picture, as GET /api/flow_images/?variationId= records it (docs/api-generation.md). */
+export interface Recipe {
+  model: string;
+  /** What the user typed (the engine got it with quality tags and trigger words). */
+  prompt: string;
+  negativePrompt: string;
+  seed: number | null;
+  steps: number | null;
+  cfg: number | null;
+  loras: { name: string; url: string; strength: number; baseModel: string }[];
+  lightning: string;
+  qualityTags: boolean;
+  engine: string;
+  kind: string;
+}
+
+/** The pictures of one generation waiting to be picked from, on one layer. */
+export interface TrayState {
+  layerId: string;
+  imageIds: readonly string[];
+}
+
+type Lookup = Recipe | null | 'loading';
+
+const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Reads a flow image's generation data; null when it is not one of ours. */
+export function recipeFrom(data: unknown): Recipe | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const d = data as Record<string, unknown>;
+  const loras = Array.isArray(d.loras)
+    ? d.loras.flatMap((l) => {
+        const r = l as Record<string, unknown> | null;
+        return r && typeof r.name === 'string' && typeof r.url === 'string'
+          ? [{ name: r.name, url: r.url, strength: num(r.strength) ?? 1, baseModel: str(r.baseModel, 'none') }]
+          : [];
+      })
+    : [];
+  return {
+    model: str(d.model_name),
+    prompt: str(d.user_prompt, str(d.prompt)),
+    negativePrompt: str(d.user_negative_prompt, str(d.negative_prompt)),
+    seed: num(d.seed),
+    steps: num(d.num_inference_steps),
+    cfg: num(d.guidance_scale),
+    loras,
+    lightning: str(d.lightning, 'none'),
+    qualityTags: d.quality_tags === true,
+    engine: str(d.engine),
+    kind: str(d.kind),
+  };
+}
+
+export class Results {
+  /** Bumped whenever something below changes, so components re-render. */
+  readonly version = new Observable(0);
+  readonly tray = new Observable<TrayState | null>(null);
+  private readonly engines = new Map<string, string>();
+  private readonly recipes = new Map<string, Lookup>();
+
+  private bump(): void {
+    this.version.set(this.version.value + 1);
+  }
+
+  /** Notes the engine of each image of a job's output (`{ images: [{ id, engine }] }`). */
+  noteOutput(output: unknown): void {
+    const images = (output as { images?: unknown } | null)?.images;
+    if (!Array.isArray(images)) return;
+    let changed = false;
+    for (const i of images) {
+      const r = i as { id?: unknown; engine?: unknown } | null;
+      if (typeof r?.id === 'string' && typeof r.engine === 'string') {
+        this.engines.set(r.id, r.engine);
+        changed = true;
+      }
+    }
+    if (changed) this.bump();
+  }
+
+  /** The engine that drew a picture, when known (asks the server once when not). */
+  engineOf(variationId: string): string | undefined {
+    const known = this.engines.get(variationId);
+    if (known !== undefined) return known;
+    const recipe = this.recipe(variationId);
+    return recipe && recipe !== 'loading' ? recipe.engine : undefined;
+  }
+
+  /** A picture's recipe: loaded once from the server ('loading' meanwhile, null when there is none). */
+  recipe(variationId: string): Lookup {
+    const known = this.recipes.get(variationId);
+    if (known !== undefined) return known;
+    this.recipes.set(variationId, 'loading');
+    void api.flowImages
+      .find(variationId)
+      .then((answer) => {
+        const entry = answer.userImages.find(
+          (u) => (u as { variationId?: unknown } | null)?.variationId === variationId,
+        ) as { generationData?: unknown } | undefined;
+        const recipe = recipeFrom(entry?.generationData);
+        this.recipes.set(variationId, recipe);
+        if (recipe?.engine) this.engines.set(variationId, recipe.engine);
+      })
+      .catch(() => this.recipes.set(variationId, null))
+      .finally(() => this.bump());
+    return 'loading';
+  }
+
+  openTray(layerId: string, imageIds: readonly string[]): void {
+    this.tray.set(imageIds.length > 1 ? { layerId, imageIds: [...imageIds] } : null);
+  }
+
+  closeTray(): void {
+    this.tray.set(null);
+  }
+}
+
+const bySession = new WeakMap<EditorSession, Results>();
+
+/** The results of a session's pictures. */
+export function resultsOf(session: EditorSession): Results {
+  let results = bySession.get(session);
+  if (!results) {
+    results = new Results();
+    bySession.set(session, results);
+  }
+  return results;
+}

@@ -1,0 +1,142 @@
+// Layer appearance (issue 17, item 2): opacity, blend mode, a 90° turn and a flip set in the layer tab show on the
+// canvas and in the exported PNG, pixel for pixel, and survive a save and reload.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { openPage, screenshot } from '../support/browser.ts';
+import { realErrors } from '../support/flows.ts';
+import { newComic, select, toScreen } from '../support/editor-page.ts';
+import { setPlan } from '../support/seed.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
+
+const suite = useServerAndBrowser();
+
+interface Layer {
+  id: string;
+  type: string;
+  name: string;
+  opacity: number;
+  blendMode: string;
+  rotation: number;
+  flipX: boolean;
+  flipY: boolean;
+}
+const imageLayers = (page: Page) =>
+  page.evaluate(() => {
+    const s = (window as unknown as { __koma: any }).__koma;
+    const doc = s.editor.doc;
+    return (doc.layers[s.activeRoot()].children as string[])
+      .map((id) => doc.layers[id] as Layer)
+      .filter((l) => l.type === 'IMAGE');
+  });
+
+/** Drops (with Alt: natural size) a PNG: one colour, or red on its left half and blue on its right. */
+async function drop(
+  page: Page,
+  at: { x: number; y: number },
+  size: [number, number],
+  fill: string | null,
+  name: string,
+) {
+  const p = await toScreen(page, at.x, at.y);
+  await page.evaluate(
+    async ({ p, size, fill, name }) => {
+      const c = document.createElement('canvas');
+      [c.width, c.height] = size;
+      const g = c.getContext('2d')!;
+      if (fill) {
+        g.fillStyle = fill;
+        g.fillRect(0, 0, c.width, c.height);
+      } else {
+        g.fillStyle = '#ff0000';
+        g.fillRect(0, 0, c.width / 2, c.height);
+        g.fillStyle = '#0000ff';
+        g.fillRect(c.width / 2, 0, c.width / 2, c.height);
+      }
+      const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([blob], name, { type: 'image/png' }));
+      const target = document.querySelector('[data-testid=canvas]')!;
+      const init = {
+        dataTransfer: transfer,
+        clientX: p.x,
+        clientY: p.y,
+        altKey: true,
+        bubbles: true,
+        cancelable: true,
+      };
+      target.dispatchEvent(new DragEvent('dragover', init));
+      target.dispatchEvent(new DragEvent('drop', init));
+    },
+    { p, size, fill, name },
+  );
+}
+
+async function canvasPixel(page: Page, x: number, y: number): Promise<number[]> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const p = await toScreen(page, x, y);
+  return page.evaluate(
+    ([px, py]) => {
+      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
+      const ratio = canvas.width / canvas.clientWidth;
+      return [...canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data];
+    },
+    [p.x - box.x, p.y - box.y],
+  );
+}
+
+const near = (got: number[], want: number[], tolerance: number) =>
+  want.every((v, i) => Math.abs(v - got[i]!) <= tolerance);
+
+describe('layer appearance', () => {
+  it('shows opacity, multiply, a 90° turn and a vertical flip on the canvas and in the PNG', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    const email = await newComic(page, 'appearance');
+    setPlan(suite.server, email, 'subscriber'); // no watermark over the pixels checked
+    await drop(page, { x: 850, y: 1200 }, [600, 600], '#808080', 'grey.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+    // 400×100: red left half, blue right half, centred on (850, 1200).
+    await drop(page, { x: 850, y: 1200 }, [400, 100], null, 'strip.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(2);
+    const strip = (await imageLayers(page)).find((l) => l.name === 'strip.png')!;
+    await select(page, strip.id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('rotate-right').click();
+    await page.getByTestId('flip-v').click();
+    await page.getByTestId('layer-opacity').fill('50');
+    await page.getByTestId('layer-blend').selectOption('multiply');
+    await expect
+      .poll(async () => (await imageLayers(page)).find((l) => l.id === strip.id))
+      .toMatchObject({ opacity: 0.5, blendMode: 'multiply', rotation: -90, flipY: true, flipX: false });
+
+    // Turned clockwise the red (left) half is on top; flipped top to bottom it is at the bottom: x 800–900, y 1000–1400.
+    // Multiply at 50 % over grey 128: red (128, 64, 64), blue (64, 64, 128); outside the turned strip, plain grey.
+    const red = [128, 64, 64];
+    const blue = [64, 64, 128];
+    await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
+    await expect.poll(async () => near(await canvasPixel(page, 850, 1350), red, 4), { timeout: 10_000 }).toBe(true);
+    expect(near(await canvasPixel(page, 850, 1050), blue, 4)).toBe(true);
+    expect(near(await canvasPixel(page, 700, 1200), [128, 128, 128], 2)).toBe(true);
+    await screenshot(page, 'appearance-canvas');
+
+    await page.getByTestId('export-open').click();
+    await page.getByTestId('export-format-png').check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 90_000 }),
+      page.getByTestId('export-start').click(),
+    ]);
+    const file = await download.path();
+    const { data, info } = await sharp(readFileSync(file)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 3)];
+    expect(near(at(850, 1350), red, 2)).toBe(true);
+    expect(near(at(850, 1050), blue, 2)).toBe(true);
+    expect(near(at(700, 1200), [128, 128, 128], 1)).toBe(true);
+    // Normal at 50 % would give (192, 64, 64): the mode is really multiply.
+    expect(near(at(850, 1350), [192, 64, 64], 20)).toBe(false);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});

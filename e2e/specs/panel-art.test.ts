@@ -1,0 +1,181 @@
+// Art into panels (issue 17, item 1): a picture dropped over a panel covers it and is clipped to it in one undo step
+// (Alt keeps its own size); "Clip to panel" picks the panel the image overlaps most, with the others a step further;
+// panels never offer clipping; v from a pose or a sketch inside a panel lands inside that panel.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser.ts';
+import { realErrors } from '../support/flows.ts';
+import { blur, idle, newComic, select, toScreen } from '../support/editor-page.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
+
+const suite = useServerAndBrowser();
+
+interface Layer {
+  id: string;
+  type: string;
+  clipTarget: string | null;
+  transform: { x: number; y: number; size: { width: number; height: number } };
+  data: { position?: number; variations?: unknown[] };
+}
+
+const layers = (page: Page) =>
+  page.evaluate(() => {
+    const s = (window as unknown as { __koma: any }).__koma;
+    const doc = s.editor.doc;
+    return (doc.layers[s.activeRoot()].children as string[]).map((id) => ({ ...doc.layers[id] }) as Layer);
+  });
+const ofType = async (page: Page, type: string) => (await layers(page)).filter((l) => l.type === type);
+
+/** The page in three tiers (the layouts tab); returns the panels top first. */
+async function threeTiers(page: Page): Promise<Layer[]> {
+  await page.getByTestId('tab-panel_presets').click();
+  await page.getByTestId('preset-three-tiers').click();
+  await expect.poll(async () => (await ofType(page, 'PANEL')).length).toBe(3);
+  return (await ofType(page, 'PANEL')).sort((a, b) => a.transform.y - b.transform.y);
+}
+
+const centreOf = (l: Layer) => ({
+  x: l.transform.x + l.transform.size.width / 2,
+  y: l.transform.y + l.transform.size.height / 2,
+});
+
+/** Drops a solid PNG of the given size at a point of the page (Alt held or not), as a file dragged from the desktop. */
+async function dropPng(page: Page, size: { width: number; height: number }, at: { x: number; y: number }, alt = false) {
+  const screen = await toScreen(page, at.x, at.y);
+  await page.evaluate(
+    async ({ size, screen, alt }) => {
+      const c = document.createElement('canvas');
+      c.width = size.width;
+      c.height = size.height;
+      const g = c.getContext('2d')!;
+      g.fillStyle = '#3366cc';
+      g.fillRect(0, 0, size.width, size.height);
+      const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([blob], 'art.png', { type: 'image/png' }));
+      const target = document.querySelector('[data-testid=canvas]')!;
+      const init = { dataTransfer: transfer, clientX: screen.x, clientY: screen.y, altKey: alt, bubbles: true };
+      target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
+    },
+    { size, screen, alt },
+  );
+}
+
+describe('art into panels', () => {
+  it('fits a dropped picture to the panel under it, clipped, in one undo step; Alt keeps its size', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'panel-drop');
+    const [, middle] = await threeTiers(page);
+    await dropPng(page, { width: 768, height: 1024 }, centreOf(middle!));
+    await expect.poll(async () => (await ofType(page, 'IMAGE')).length).toBe(1);
+    const [image] = await ofType(page, 'IMAGE');
+    expect(image!.clipTarget).toBe(middle!.id);
+    // Covers the wide panel: as wide as it, taller (768×1024 keeps its aspect), centred on it.
+    const m = middle!.transform;
+    expect(image!.transform.size.width).toBeCloseTo(m.size.width, 3);
+    expect(image!.transform.size.height).toBeCloseTo((m.size.width * 1024) / 768, 3);
+    expect(image!.transform.y + image!.transform.size.height / 2).toBeCloseTo(m.y + m.size.height / 2, 3);
+    await screenshot(page, 'panel-art-drop');
+    // One step: undo takes the whole placement away.
+    await blur(page);
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await ofType(page, 'IMAGE')).length).toBe(0);
+
+    // Alt: the picture keeps its own size, centred on the drop point, not clipped.
+    await dropPng(page, { width: 300, height: 200 }, centreOf(middle!), true);
+    await expect.poll(async () => (await ofType(page, 'IMAGE')).length).toBe(1);
+    const [natural] = await ofType(page, 'IMAGE');
+    expect(natural!.clipTarget).toBeNull();
+    expect(natural!.transform.size).toEqual({ width: 300, height: 200 });
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('clips an image to the panel it overlaps most in a stack of three; panels offer no clipping', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'panel-clip');
+    const [top, middle, bottom] = await threeTiers(page);
+    // Mostly over the top panel, a little over the middle one, and above all three panels in the stack.
+    const t = top!.transform;
+    const at = { x: t.x + 200, y: t.y + t.size.height - 60 };
+    await dropPng(page, { width: 300, height: 200 }, at, true);
+    await expect.poll(async () => (await ofType(page, 'IMAGE')).length).toBe(1);
+    const [image] = await ofType(page, 'IMAGE');
+    const stack = (await layers(page)).map((l) => l.id);
+    expect(stack.indexOf(image!.id)).toBeGreaterThan(stack.indexOf(bottom!.id));
+
+    const inside = await toScreen(page, at.x, at.y - 40);
+    await page.mouse.click(inside.x, inside.y, { button: 'right' });
+    const menu = page.getByTestId('context-menu');
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    expect(await menu.getByTestId('menu-clip').count()).toBe(0);
+    await expect(menu.getByTestId('menu-clip-panel').innerText()).resolves.toBe('Clip to panel (Panel 1)');
+    await menu.getByTestId('menu-clip-panel-other').click();
+    await expect.poll(() => menu.getByTestId(`menu-clip-panel-${middle!.id}`).isVisible()).toBe(true);
+    await screenshot(page, 'panel-art-clip-menu');
+    await menu.getByTestId('menu-clip-panel').click();
+    await expect.poll(async () => (await ofType(page, 'IMAGE'))[0]!.clipTarget).toBe(top!.id);
+
+    // A panel's own menu has no clipping at all.
+    const inBottom = await toScreen(page, centreOf(bottom!).x, centreOf(bottom!).y);
+    await page.mouse.click(inBottom.x, inBottom.y, { button: 'right' });
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    await expect.poll(() => menu.getByTestId('menu-split-h').count()).toBe(1);
+    expect(await menu.locator('[data-testid^=menu-clip]').count()).toBe(0);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('puts the result of v from a pose and from a sketch inside the panel they are in', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'panel-v');
+    const [top, middle] = await threeTiers(page);
+    await page.getByTestId('tab-prompt').click();
+    await page.getByTestId('prompt-input').fill('a girl on a rooftop');
+    await blur(page);
+
+    // A pose added mid-view sits mostly in the middle panel.
+    await page.getByTestId('add-pose').click();
+    await expect.poll(async () => (await ofType(page, 'POSE')).length).toBe(1);
+    const [pose] = await ofType(page, 'POSE');
+    await select(page, pose!.id);
+    await page.keyboard.press('v');
+    await expect.poll(async () => (await ofType(page, 'IMAGE')).length).toBe(1);
+    const [fromPose] = await ofType(page, 'IMAGE');
+    expect(fromPose!.clipTarget).toBe(middle!.id);
+    expect(fromPose!.transform).toEqual(pose!.transform);
+    await idle(page);
+
+    // A sketch drawn with the brush in the top panel: the result covers that panel, clipped to it.
+    await select(page, top!.id);
+    await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
+    await page.keyboard.press('3');
+    const c = centreOf(top!);
+    const from = await toScreen(page, c.x - 150, c.y);
+    const to = await toScreen(page, c.x + 150, c.y + 60);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, from.y + 20, { steps: 4 });
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => (await ofType(page, 'SKETCH')).length).toBe(1);
+    const [sketch] = await ofType(page, 'SKETCH');
+    await select(page, sketch!.id);
+    await page.keyboard.press('v');
+    await expect.poll(async () => (await ofType(page, 'IMAGE')).length).toBe(2);
+    const fromSketch = (await ofType(page, 'IMAGE')).find((l) => l.id !== fromPose!.id)!;
+    expect(fromSketch.clipTarget).toBe(top!.id);
+    expect(fromSketch.transform).toEqual(top!.transform);
+    await idle(page);
+    await screenshot(page, 'panel-art-v');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,99 @@
+// A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
+// page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
+// viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
+import { PDFDocument, ReadingDirection, rgb } from 'pdf-lib';
+import type { ReadingOrder } from '@koma/domain';
+
+/** Points per inch in PDF user space. */
+const PT_PER_INCH = 72;
+/** Print resolution of colour pages in this industry (the page setups of issue 23 carry their own). */
+export const PRINT_DPI = 350;
+/** Length of a crop mark and its gap from the trim, in points (about 5 mm and 3 mm). */
+const MARK_LENGTH = 14;
+const MARK_OFFSET = 9;
+
+export interface PdfPage {
+  /** Encoded page image (PNG or JPEG) covering trim plus bleed. */
+  bytes: Uint8Array;
+  kind: 'png' | 'jpg';
+  /** Pixel size of the image. */
+  width: number;
+  height: number;
+}
+
+export interface PdfOptions {
+  title: string;
+  readingOrder: ReadingOrder;
+  /** Pixels per inch the page images are printed at. */
+  dpi?: number;
+  /** Bleed in pixels on every side of the image (0: the image is the trim). */
+  bleedPx?: number;
+  /** Draw crop marks outside the bleed (the page grows to hold them). */
+  cropMarks?: boolean;
+}
+
+/** The boxes of one page in points, origin bottom-left as PDF has it. */
+export interface PageBoxes {
+  media: { x: number; y: number; width: number; height: number };
+  bleed: { x: number; y: number; width: number; height: number };
+  trim: { x: number; y: number; width: number; height: number };
+}
+
+/** Where trim, bleed and media lie for an image of `width`×`height` px at `dpi` with `bleedPx` of bleed. */
+export function pageBoxes(width: number, height: number, dpi: number, bleedPx: number, cropMarks: boolean): PageBoxes {
+  const pt = (px: number) => (px * PT_PER_INCH) / dpi;
+  const margin = cropMarks ? MARK_OFFSET + MARK_LENGTH : 0;
+  const bleed = { x: margin, y: margin, width: pt(width), height: pt(height) };
+  const b = pt(bleedPx);
+  return {
+    media: { x: 0, y: 0, width: bleed.width + 2 * margin, height: bleed.height + 2 * margin },
+    bleed,
+    trim: { x: bleed.x + b, y: bleed.y + b, width: bleed.width - 2 * b, height: bleed.height - 2 * b },
+  };
+}
+
+/** Builds the PDF. Pages come in reading order; a right-to-left book is marked so, not reordered. */
+export async function buildChapterPdf(pages: readonly PdfPage[], options: PdfOptions): Promise<Uint8Array> {
+  const dpi = options.dpi ?? PRINT_DPI;
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(options.title, { showInWindowTitleBar: true });
+  pdf.setCreator('Koma');
+  pdf.setProducer('Koma (pdf-lib)');
+  const preferences = pdf.catalog.getOrCreateViewerPreferences();
+  preferences.setReadingDirection(
+    options.readingOrder === 'RIGHT_TO_LEFT' ? ReadingDirection.R2L : ReadingDirection.L2R,
+  );
+  for (const source of pages) {
+    const boxes = pageBoxes(source.width, source.height, dpi, options.bleedPx ?? 0, options.cropMarks ?? false);
+    const page = pdf.addPage([boxes.media.width, boxes.media.height]);
+    page.setBleedBox(boxes.bleed.x, boxes.bleed.y, boxes.bleed.width, boxes.bleed.height);
+    page.setTrimBox(boxes.trim.x, boxes.trim.y, boxes.trim.width, boxes.trim.height);
+    const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
+    page.drawImage(image, boxes.bleed);
+    if (options.cropMarks) drawCropMarks(page, boxes.trim);
+  }
+  return pdf.save();
+}
+
+type Page = ReturnType<PDFDocument['addPage']>;
+
+/** Corner marks on the trim lines, outside the bleed, in registration black. */
+function drawCropMarks(page: Page, trim: PageBoxes['trim']): void {
+  const color = rgb(0, 0, 0);
+  const x0 = trim.x;
+  const x1 = trim.x + trim.width;
+  const y0 = trim.y;
+  const y1 = trim.y + trim.height;
+  const outer = MARK_OFFSET + MARK_LENGTH;
+  const line = (sx: number, sy: number, ex: number, ey: number) =>
+    page.drawLine({ start: { x: sx, y: sy }, end: { x: ex, y: ey }, thickness: 0.25, color });
+  const media = page.getMediaBox();
+  for (const x of [x0, x1]) {
+    line(x, Math.max(0, y0 - outer), x, Math.max(0, y0 - MARK_OFFSET));
+    line(x, Math.min(media.height, y1 + MARK_OFFSET), x, Math.min(media.height, y1 + outer));
+  }
+  for (const y of [y0, y1]) {
+    line(Math.max(0, x0 - outer), y, Math.max(0, x0 - MARK_OFFSET), y);
+    line(Math.min(media.width, x1 + MARK_OFFSET), y, Math.min(media.width, x1 + outer), y);
+  }
+}

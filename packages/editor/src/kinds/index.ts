@@ -1,0 +1,15 @@
+export * from './kind.ts';
+export * from './registry.ts';
+export * from './lookup.ts';
+export * from './geometry.ts';
+export * from './placement.ts';
+export { tailTip } from './text.ts';
+export { jointAt } from './pose.ts';
+export { vertexAt, edgeAt } from './panel-geometry.ts';
+export { groupKind } from './group.ts';
+export { imageKind } from './image.ts';
+export { textKind } from './text.ts';
+export { panelKind } from './panel.ts';
+export { poseKind } from './pose.ts';
+export { sketchKind } from './sketch.ts';
+export { fillKind } from './fill.ts';

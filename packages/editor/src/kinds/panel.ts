@@ -1,0 +1,127 @@
+import { DUPLICATE_OFFSET, createPanelLayer, zPanelData } from '@koma/domain';
+import { addPanel } from '../commands/add.ts';
+import { pageBoundsFor, rootOf } from '../commands/helpers.ts';
+import { panelsUnder, renumberPanels, unlinkNeighbors } from '../commands/panel-helpers.ts';
+import {
+  applyLayoutPreset,
+  applyRandomLayout,
+  movePanelVertices,
+  setPanelDetails,
+  setReadingOrder,
+  splitPanel,
+  togglePanelBorder,
+} from '../commands/panels.ts';
+import { gestureDrag, type Drag, type ToolHost } from '../interaction/drag.ts';
+import type { VertexMove } from '@koma/domain';
+import { defineKind } from './kind.ts';
+import { panelBlock } from './panel-export.ts';
+import {
+  clampPanelDelta,
+  edgeAt,
+  panelInvariants,
+  placePanelBox,
+  placePanelCopy,
+  translatePanel,
+  vertexAt,
+} from './panel-geometry.ts';
+
+/** Moves smaller than this (screen px) count as a click, not a drag. */
+const CLICK_SLOP = 3;
+
+function vertexDrag(
+  host: ToolHost,
+  state: 'MOVE_PANEL_VERTEX' | 'EXPAND_PANEL',
+  start: { x: number; y: number },
+  moves: VertexMove[],
+): Drag {
+  return gestureDrag(state, host.editor.beginGesture(movePanelVertices), (p) => ({
+    moves,
+    dx: p.x - start.x,
+    dy: p.y - start.y,
+  }));
+}
+
+/** A click on a panel splits it there (Shift: vertically); a drag does nothing. */
+function splitOnClick(host: ToolHost, panelId: string): Drag {
+  return {
+    state: null,
+    move() {},
+    up(p, e) {
+      const down = host.downScreen();
+      const moved = down ? Math.hypot(e.screen.x - down.x, e.screen.y - down.y) : 0;
+      const panel = host.doc.layers[panelId];
+      if (moved > CLICK_SLOP || !panel) return;
+      const t = panel.transform;
+      const vertical = !!e.shift;
+      const at = vertical ? (p.x - t.x) / t.size.width : (p.y - t.y) / t.size.height;
+      const result = host.editor.execute(splitPanel, {
+        id: panelId,
+        direction: vertical ? 'vertical' : 'horizontal',
+        at,
+      });
+      if (result.ok) host.select([panelId, result.value]);
+    },
+    cancel() {},
+  };
+}
+
+/**
+ * A comic panel: a polygon on its page (vertices in page units, the transform kept as their bounding box),
+ * numbered in reading order, linked to its neighbours across gutters, carrying the pictures clipped to it.
+ */
+export const panelKind = defineKind({
+  type: 'PANEL',
+  schema: zPanelData,
+  create: (id, transform) => createPanelLayer(id, transform),
+  container: false,
+  raster: false,
+  keepAspect: false,
+  carriesClipped: true,
+  outline: (node) => node.data.vertices,
+  limitMove: (doc, node, dx, dy) => clampPanelDelta(node, dx, dy, pageBoundsFor(doc, rootOf(doc, node.id))),
+  translate: translatePanel,
+  placeBox: placePanelBox,
+  beforeRemove: unlinkNeighbors,
+  afterDuplicate: (doc, copy, rootId) => placePanelCopy(doc, copy, rootId, DUPLICATE_OFFSET),
+  afterRootChange: renumberPanels,
+  invariants: panelInvariants,
+  tool: {
+    id: 'PANEL',
+    down(host, _e, p) {
+      const panels = panelsUnder(host.doc, host.activeRoot()).filter((n) => n.visible);
+      const vertex = vertexAt(panels, p);
+      if (vertex) {
+        host.select([vertex.panelId]);
+        return vertexDrag(host, 'MOVE_PANEL_VERTEX', p, [vertex]);
+      }
+      const edge = edgeAt(panels, p, host.zoom());
+      if (edge) {
+        host.select([edge.panelId]);
+        const moves = edge.indices.map((index) => ({ panelId: edge.panelId, index }));
+        return vertexDrag(host, 'EXPAND_PANEL', p, moves);
+      }
+      const hit = host.hitAt(p, (n) => n.type === 'PANEL');
+      if (!hit) return 'pan';
+      host.select([hit]);
+      return splitOnClick(host, hit);
+    },
+  },
+  imageIds: () => [],
+  export: {
+    // Panels only ever export as their block.
+    nodes: () => [],
+    block: panelBlock,
+  },
+  tab: ['panel.fields'],
+  commands: {
+    addPanel,
+    splitPanel,
+    movePanelVertices,
+    togglePanelBorder,
+    setPanelDetails,
+    applyLayoutPreset,
+    applyRandomLayout,
+    setReadingOrder,
+  },
+  keys: { m: togglePanelBorder },
+});

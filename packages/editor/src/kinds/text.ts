@@ -1,0 +1,121 @@
+import { HANDLE_HIT_MARGIN, TEXT_EXPORT_PADDING, createTextLayer, zTextData, type Point } from '@koma/domain';
+import type { DocState, LayerNode } from '../store/state.ts';
+import { pinnedFaceCentre } from '../text/pin.ts';
+import { addText } from '../commands/add.ts';
+import { updateText } from '../commands/text.ts';
+import { bubbleShape, tailFromTip } from '../text/tail.ts';
+import { psdFontName } from '../text/font.ts';
+import { gestureDrag } from '../interaction/drag.ts';
+import type { PlanNode } from '../export/plan-types.ts';
+import { clampName, grow, intersect, pixelRect } from '../export/rects.ts';
+import { defineKind } from './kind.ts';
+import { placedBounds, placementOf } from './placement.ts';
+
+/**
+ * The tip of a text layer's speech-bubble tail, in canvas units, or null when it has none. Given the document, a
+ * tail pinned to a face has its tip where it is drawn, aimed at the face, so the handle follows the face.
+ */
+export function tailTip(node: LayerNode<'TEXT'>, doc?: DocState): Point | null {
+  if (node.data.backgroundType !== 'SPEECH_BUBBLE' || !node.data.hasTail) return null;
+  const target = doc ? pinnedFaceCentre(doc, node) : null;
+  return bubbleShape(node.data, placedBounds(placementOf(node)), target).tail?.tip ?? null;
+}
+
+/** A text box with its background: none, a rectangle or a speech bubble with a tail. */
+export const textKind = defineKind({
+  type: 'TEXT',
+  schema: zTextData,
+  create: (id, transform) => createTextLayer(id, transform),
+  container: false,
+  raster: false,
+  keepAspect: false,
+  carriesClipped: false,
+  handles(node) {
+    const tip = tailTip(node);
+    return tip ? [tip] : [];
+  },
+  grab(host, node, p) {
+    const tip = tailTip(node, host.doc);
+    if (!tip || Math.hypot(tip.x - p.x, tip.y - p.y) > (HANDLE_HIT_MARGIN * 1.5) / host.zoom()) return null;
+    // Dragging the tail tip re-aims the tail; one undo step per drag.
+    return gestureDrag('MOVE_LAYER', host.editor.beginGesture(updateText), (q) => {
+      const current = host.doc.layers[node.id];
+      if (current?.type !== 'TEXT') return null;
+      const aimed = tailFromTip(current.data, placedBounds(placementOf(current)), q);
+      return aimed ? { id: node.id, patch: aimed } : null;
+    });
+  },
+  tool: {
+    id: 'TEXT',
+    down(host, _e, p) {
+      const hit = host.hitAt(p, (n) => n.type === 'TEXT');
+      const root = host.activeRoot();
+      let id = hit;
+      if (!id) {
+        const data = host.newBubble();
+        // Vertical columns want a portrait bubble.
+        const [width, height] = data.vertical ? [240, 360] : [360, 240];
+        const created = host.editor.execute(addText, {
+          parentId: root,
+          transform: { x: p.x - width / 2, y: p.y - height / 2, size: { width, height } },
+          data,
+        });
+        if (!created.ok) return null;
+        id = created.value;
+      }
+      host.select([id]);
+      host.enter('EDIT_TEXT');
+      host.ui.update({ editingTextId: id });
+      return null;
+    },
+  },
+  imageIds: () => [],
+  export: {
+    nodes(l, clipping, ctx) {
+      const base = ctx.base(l, clipping);
+      const box = ctx.boxOf(l);
+      const padded = intersect(pixelRect(grow(box, TEXT_EXPORT_PADDING)), ctx.canvas);
+      const d = l.data;
+      const out: PlanNode[] = [];
+      if (d.backgroundType !== 'NONE') {
+        out.push({
+          kind: 'raster',
+          ...base,
+          key: `${l.id}:textBackground`,
+          name: clampName(`${base.name} background`),
+          role: 'textBackground',
+          rect: padded,
+          trim: true,
+        });
+      }
+      const fontScale = Math.sqrt(ctx.scaleX * ctx.scaleY);
+      out.push({
+        kind: 'raster',
+        ...base,
+        key: `${l.id}:text`,
+        role: 'text',
+        rect: padded,
+        trim: true,
+        text: {
+          value: d.text,
+          fontName: psdFontName(d),
+          fontSize: d.fontSize * fontScale,
+          color: d.fontColor,
+          bold: d.fontBold,
+          italic: d.fontItalic,
+          align: d.textAlign === 'left' || d.textAlign === 'right' ? d.textAlign : 'center',
+          vertical: d.vertical,
+          box,
+          // Canvas strokes are centred on the glyph edge, so half the width shows outside the fill.
+          stroke:
+            d.fontStroke && d.fontStrokeSize > 0
+              ? { color: d.fontStrokeColor, size: (d.fontStrokeSize / 2) * fontScale }
+              : null,
+        },
+      });
+      return out;
+    },
+  },
+  tab: ['text.fields'],
+  commands: { addText, updateText },
+});

@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import { createCanvas } from '@napi-rs/canvas';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildChapterPdf, pageBoxes, type PdfPage } from '../../src/index.ts';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'koma-pdf-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A page image of one colour with a black square in its top-left quarter. */
+function pageImage(width: number, height: number, color: string): PdfPage {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = color;
+  context.fillRect(0, 0, width, height);
+  context.fillStyle = '#000';
+  context.fillRect(0, 0, width / 4, height / 4);
+  return { bytes: new Uint8Array(canvas.toBuffer('image/png')), kind: 'png', width, height };
+}
+
+/** A binary PPM (P6) as pdftoppm writes it: header, then RGB bytes. */
+function readPpm(bytes: Buffer): { width: number; height: number; data: Buffer } {
+  const header = bytes.subarray(0, 64).toString('latin1').split(/\s+/);
+  const [, w, h, max] = header;
+  const offset = `P6\n${w} ${h}\n${max}\n`.length;
+  return { width: Number(w), height: Number(h), data: bytes.subarray(offset) };
+}
+
+describe('chapter PDF', () => {
+  it('sizes pages in points from pixels and dpi, with bleed inside the bleed box and marks outside it', () => {
+    const plain = pageBoxes(1700, 2400, 350, 0, false);
+    expect(plain.media.width).toBeCloseTo((1700 * 72) / 350, 6);
+    expect(plain.trim).toEqual(plain.media);
+    expect(plain.bleed).toEqual(plain.media);
+    // B5 manuscript with 3 mm bleed at 350 dpi: 3 mm = 41.34 px, printed as 8.504 pt.
+    const bleedPx = (3 / 25.4) * 350;
+    const b5 = pageBoxes(2508 + 2 * bleedPx, 3541 + 2 * bleedPx, 350, bleedPx, true);
+    expect(b5.trim.width).toBeCloseTo((2508 * 72) / 350, 6);
+    expect(b5.trim.x - b5.bleed.x).toBeCloseTo((3 / 25.4) * 72, 6);
+    expect(b5.bleed.x).toBeGreaterThan(0);
+    expect(b5.media.width).toBeCloseTo(b5.bleed.width + 2 * b5.bleed.x, 6);
+  });
+
+  it('writes every page with its boxes and marks a right-to-left book for viewers', async () => {
+    const pages = [pageImage(400, 560, '#ff0000'), pageImage(400, 560, '#00ff00')];
+    const bytes = await buildChapterPdf(pages, { title: 'Chapter 1', readingOrder: 'RIGHT_TO_LEFT', bleedPx: 20 });
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPageCount()).toBe(2);
+    expect(doc.getTitle()).toBe('Chapter 1');
+    const page = doc.getPage(1);
+    expect(page.getTrimBox().width).toBeCloseTo(((400 - 40) * 72) / 350, 3);
+    expect(page.getBleedBox().width).toBeCloseTo((400 * 72) / 350, 3);
+    const prefs = doc.catalog.lookup(PDFName.of('ViewerPreferences'));
+    expect(String(prefs)).toContain('/Direction /R2L');
+  });
+
+  it('is read by poppler with the same boxes, and renders back as the page images', async () => {
+    const pages = [pageImage(700, 980, '#3366cc')];
+    const file = path.join(tmp, 'chapter.pdf');
+    writeFileSync(file, await buildChapterPdf(pages, { title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 72 }));
+    const info = execFileSync('pdfinfo', ['-box', file], { encoding: 'utf8' });
+    expect(info).toMatch(/Pages:\s+1/);
+    expect(info).toMatch(/TrimBox:\s+0\.00\s+0\.00\s+700\.00\s+980\.00/);
+    expect(info).toMatch(/BleedBox:\s+0\.00\s+0\.00\s+700\.00\s+980\.00/);
+    // At 72 dpi one point is one pixel: the rendered page is the image, pixel for pixel within JPEG-free rounding.
+    execFileSync('pdftoppm', ['-r', '72', '-singlefile', file, path.join(tmp, 'page')]);
+    const rendered = readPpm(readFileSync(path.join(tmp, 'page.ppm')));
+    expect([rendered.width, rendered.height]).toEqual([700, 980]);
+    const at = (x: number, y: number) => [...rendered.data.subarray((y * 700 + x) * 3, (y * 700 + x) * 3 + 3)];
+    expect(at(10, 10)).toEqual([0, 0, 0]);
+    const blue = at(600, 900);
+    [0x33, 0x66, 0xcc].forEach((c, i) => expect(Math.abs(blue[i]! - c)).toBeLessThanOrEqual(2));
+  });
+});

@@ -8,7 +8,12 @@ import { LayerThumb } from '../src/editor/LayerThumb.tsx';
 
 const transform = { x: 10, y: 20, size: { width: 200, height: 100 } };
 const nodeOf = (type: string) =>
-  ({ ...LAYER_KINDS.find((k) => k.type === type)!.create(`${type}-1`, transform), children: [] }) as LayerNode;
+  ({
+    ...LAYER_KINDS.find((k) => k.type === type)!.create(`${type}-1`, transform),
+    parent: null,
+    clipTarget: null,
+    children: [],
+  }) as LayerNode;
 
 describe('layer-list thumbnails', () => {
   it('has one thumbnail for every layer kind the editor registers', () => {

@@ -260,6 +260,23 @@ export class Editor {
     this.emit();
   }
 
+  /**
+   * Puts another version of the document in place (a save from another tab, or a rebase onto it). History is
+   * cleared: its steps were recorded against the old version, and replaying them onto the new one could rewrite
+   * the other tab's work. `unsaved` keeps the document dirty (our rebased edits still have to reach the server).
+   */
+  replaceDocument(doc: DocState, unsaved: boolean): void {
+    this.openGesture?.commit();
+    this.state = freeze(doc, true);
+    this.history.clear();
+    this.changeCount++;
+    if (!unsaved) {
+      this.savedCount = this.changeCount;
+      this.viewChanged = false;
+    }
+    this.emit();
+  }
+
   /** Records which page is open; saved with the document but outside history. */
   setLastPage(index: number): void {
     if (index < 0 || index >= this.state.pages.length || index === this.state.lastPage) return;

@@ -14,3 +14,4 @@ export * from './text/index.ts';
 export * from './export/index.ts';
 export * from './kinds/index.ts';
 export * from './ui/repair.ts';
+export * from './sync/rebase.ts';

@@ -5,3 +5,4 @@ export * from './generation/index.ts';
 export * from './bubbles/index.ts';
 export * from './json/inspect.ts';
 export * from './json/patch.ts';
+export * from './history/index.ts';

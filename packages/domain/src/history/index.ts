@@ -1,0 +1,3 @@
+export * from './retention.ts';
+export * from './chain.ts';
+export * from './prune.ts';

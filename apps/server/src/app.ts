@@ -28,6 +28,7 @@ import { imageRoutes } from './routes/images.ts';
 import { loraRoutes } from './routes/lora.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
 import { workspaceRoutes } from './routes/workspaces.ts';
+import { historyRoutes } from './routes/history.ts';
 import { Accounts } from './services/accounts.ts';
 import { MemoryAttemptStore, RedisAttemptStore, SigninLimiter } from './services/attempt-limiter.ts';
 import { CreditLedger } from './services/credit-ledger.ts';
@@ -69,6 +70,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     now,
     config.sessionIdleDays * 24 * 3600 * 1000,
     createWorkspaceEvents(config.redisUrl, config.redisKeyPrefix),
+    config.history,
   );
   const signinLimiter = new SigninLimiter(
     config.redisUrl
@@ -137,6 +139,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
   healthRoutes(app, readiness);
   authRoutes(app);
   workspaceRoutes(app);
+  historyRoutes(app);
   imageRoutes(app);
   creditRoutes(app);
   preferenceRoutes(app);

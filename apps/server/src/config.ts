@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { HistoryOptions } from './services/version-store.ts';
 
 /** Where image bytes live: a local folder (default) or an S3-compatible bucket. */
 export type StorageConfig =
@@ -59,6 +60,8 @@ export interface ServerConfig {
   /** Folder of the built web app; served with an SPA fallback when it exists. */
   webDist: string;
   logLevel: string;
+  /** Version history: retention, keyframe spacing, how often a workspace's retention pass may run. */
+  history: HistoryOptions;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -141,5 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     allowedOrigins,
     webDist: path.resolve(text(env, 'WEB_DIST') ?? path.join(serverRoot, '..', 'web', 'dist')),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    history: {
+      retention: {
+        keepAllMs: int(env, 'HISTORY_KEEP_ALL_MINUTES', 60) * 60_000,
+        hourlyMs: int(env, 'HISTORY_HOURLY_DAYS', 7) * 24 * 3600_000,
+        dailyMs: int(env, 'HISTORY_DAILY_DAYS', 90) * 24 * 3600_000,
+      },
+      keyframes: { every: int(env, 'HISTORY_KEYFRAME_EVERY', 100, 2) },
+      pruneEveryMs: int(env, 'HISTORY_PRUNE_EVERY_SECONDS', 300) * 1000,
+    },
   };
 }

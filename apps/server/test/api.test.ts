@@ -238,21 +238,6 @@ describe.each(backends)('API on %s', (backendName) => {
       expect((await c.post(`/api/workspace/${id}/revisions/99/restore`)).statusCode).toBe(404);
     });
 
-    it('keeps the last 20 revisions', async () => {
-      const c = client();
-      await c.signUp('keep@example.com');
-      const { id } = (await c.post('/api/workspace', { name: 'k', data: comicData() })).json() as { id: string };
-      for (let i = 0; i < 24; i++) {
-        const data = { ...comicData(), viewTransform: { x: i, y: 0, zoom: 1 } };
-        expect((await c.put(`/api/workspace/${id}`, { data })).statusCode).toBe(200);
-      }
-      const revisions = (await c.get(`/api/workspace/${id}/revisions`)).json() as { items: { revision: number }[] };
-      expect(revisions.items).toHaveLength(20);
-      expect(revisions.items[0]?.revision).toBe(25);
-      expect(revisions.items[19]?.revision).toBe(6);
-      expect((await c.post(`/api/workspace/${id}/revisions/5/restore`)).statusCode).toBe(404);
-    });
-
     it('never lets two concurrent saves with the same revision both succeed', async () => {
       const c = client();
       await c.signUp('race@example.com');

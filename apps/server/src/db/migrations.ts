@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { migrateFullCopies } from './migrate-revisions.ts';
 
 // One list for both dialects: only types and statements that SQLite and PostgreSQL read alike.
 // Append new migrations; never edit a released one.
@@ -175,6 +176,21 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])
         .execute();
+    },
+  },
+  '0006_revision_patches': {
+    // Versions stored as what changed (issue 14 item 4): a row is a keyframe (`full`, the whole document) or a
+    // JSON Patch against the row before it. Rows before this migration are full copies; they are turned into
+    // patches here. `tab` and `device` say where a save came from, `thumbnail_id` what the document looked like.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('workspace_revisions')
+        .addColumn('kind', 'text', (c) => c.notNull().defaultTo('full'))
+        .execute();
+      await db.schema.alterTable('workspace_revisions').addColumn('tab', 'text').execute();
+      await db.schema.alterTable('workspace_revisions').addColumn('device', 'text').execute();
+      await db.schema.alterTable('workspace_revisions').addColumn('thumbnail_id', 'text').execute();
+      await migrateFullCopies(db);
     },
   },
 };

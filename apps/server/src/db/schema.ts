@@ -52,9 +52,17 @@ export interface WorkspacesTable {
 export interface WorkspaceRevisionsTable {
   workspace_id: string;
   revision: number;
-  /** The encoded workspace data as JSON text, exactly as served. */
+  /** `full`: the encoded workspace data as JSON text, exactly as served (a keyframe); `patch`: a JSON Patch
+   *  against the stored row just before this one. */
+  kind: 'full' | 'patch';
   data: string;
   saved_at: string;
+  /** The editor tab that saved (its X-Koma-Tab), when it said. */
+  tab: string | null;
+  /** Browser and system of the save, from its User-Agent ("Chrome on macOS"). */
+  device: string | null;
+  /** The workspace's latest thumbnail when this version was saved (kept while a version names it). */
+  thumbnail_id: string | null;
 }
 
 export interface ImagesTable {

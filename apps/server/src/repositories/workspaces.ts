@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { WorkspaceRevisionsTable, WorkspacesTable } from '../db/schema.ts';
+import type { WorkspacesTable } from '../db/schema.ts';
 import { precompiled } from './precompiled.ts';
 
 /** One page of the user's workspaces, newest first, with the total count. */
@@ -25,24 +25,6 @@ export async function listWorkspaces(db: Database, userId: string, limit: number
 /** Inserts the workspace row (its data goes in as revision rows). */
 export async function insertWorkspace(db: Database, row: WorkspacesTable): Promise<void> {
   await db.insertInto('workspaces').values(row).execute();
-}
-
-/** Inserts one saved revision. */
-export async function insertRevision(db: Database, row: WorkspaceRevisionsTable): Promise<void> {
-  await db.insertInto('workspace_revisions').values(row).execute();
-}
-
-/** Name, type, revision and the current data text of an owned workspace. */
-export async function findCurrent(db: Database, userId: string, id: string) {
-  return db
-    .selectFrom('workspaces as w')
-    .innerJoin('workspace_revisions as r', (join) =>
-      join.onRef('r.workspace_id', '=', 'w.id').onRef('r.revision', '=', 'w.revision'),
-    )
-    .select(['w.name', 'w.type', 'w.revision', 'r.data'])
-    .where('w.id', '=', id)
-    .where('w.user_id', '=', userId)
-    .executeTakeFirst();
 }
 
 const ownedWorkspace = precompiled((db: Database, id: string, userId: string) =>
@@ -111,11 +93,6 @@ export async function advanceRevision(
   return result.numUpdatedRows > 0n;
 }
 
-/** Drops revisions older than `keepFrom`. */
-export async function deleteRevisionsBefore(db: Database, id: string, keepFrom: number): Promise<void> {
-  await db.deleteFrom('workspace_revisions').where('workspace_id', '=', id).where('revision', '<', keepFrom).execute();
-}
-
 /** Renames an owned workspace; false when not found. */
 export async function renameWorkspace(
   db: Database,
@@ -146,24 +123,4 @@ export async function deleteWorkspace(db: Database, userId: string, id: string):
     await trx.deleteFrom('workspace_revisions').where('workspace_id', '=', id).execute();
     await trx.deleteFrom('workspaces').where('id', '=', id).execute();
   });
-}
-
-/** Kept revisions of a workspace, newest first. */
-export async function listRevisions(db: Database, id: string) {
-  return db
-    .selectFrom('workspace_revisions')
-    .select(['revision', 'saved_at'])
-    .where('workspace_id', '=', id)
-    .orderBy('revision', 'desc')
-    .execute();
-}
-
-/** One kept revision. */
-export async function findRevision(db: Database, id: string, revision: number) {
-  return db
-    .selectFrom('workspace_revisions')
-    .select(['data'])
-    .where('workspace_id', '=', id)
-    .where('revision', '=', revision)
-    .executeTakeFirst();
 }

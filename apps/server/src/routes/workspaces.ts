@@ -2,6 +2,7 @@ import { WORKSPACE_TYPES } from '@koma/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser, SESSION_COOKIE } from '../http/auth.ts';
+import { deviceLabel } from '../http/device-label.ts';
 import { unauthorized } from '../http/errors.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { zId, zPagination } from './schemas.ts';
@@ -26,11 +27,11 @@ function replyBody(head: string, data: Buffer): Buffer {
 }
 
 /** The tab that made a save, so its own live stream can skip it; any short token the editor chose. */
-function tabOf(header: string | string[] | undefined): string | null {
+export function tabOf(header: string | string[] | undefined): string | null {
   return typeof header === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(header) ? header : null;
 }
 
-/** Workspace calls of editor.md §7 plus the dashboard's list, rename, duplicate, delete and revisions. */
+/** Workspace calls of editor.md §7 plus the dashboard's list, rename, duplicate and delete (history: history.ts). */
 export function workspaceRoutes(app: FastifyInstance): void {
   const { workspaces } = app.koma;
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -76,7 +77,10 @@ export function workspaceRoutes(app: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const id = await workspaces.create(requireUser(request).id, request.body);
+      const id = await workspaces.create(requireUser(request).id, request.body, {
+        tab: tabOf(request.headers['x-koma-tab']),
+        device: deviceLabel(request.headers['user-agent']),
+      });
       return reply.status(201).send({ id });
     },
   );
@@ -120,7 +124,13 @@ export function workspaceRoutes(app: FastifyInstance): void {
       },
     },
     (request) =>
-      workspaces.save(requireUser(request).id, request.params.id, request.body, tabOf(request.headers['x-koma-tab'])),
+      workspaces.save(
+        requireUser(request).id,
+        request.params.id,
+        request.body,
+        tabOf(request.headers['x-koma-tab']),
+        deviceLabel(request.headers['user-agent']),
+      ),
   );
 
   api.post(
@@ -146,6 +156,7 @@ export function workspaceRoutes(app: FastifyInstance): void {
         request.params.id,
         request.body,
         tabOf(request.headers['x-koma-tab']),
+        deviceLabel(request.headers['user-agent']),
       ),
   );
 
@@ -210,28 +221,4 @@ export function workspaceRoutes(app: FastifyInstance): void {
     await workspaces.delete(requireUser(request).id, request.params.id);
     return reply.status(204).send();
   });
-
-  api.get(
-    '/api/workspace/:id/revisions',
-    {
-      schema: {
-        params: zParams,
-        response: { 200: z.object({ items: z.array(z.object({ revision: z.number().int(), savedAt: z.string() })) }) },
-      },
-    },
-    async (request) => ({ items: await workspaces.revisions(requireUser(request).id, request.params.id) }),
-  );
-
-  api.post(
-    '/api/workspace/:id/revisions/:revision/restore',
-    {
-      schema: {
-        params: z.object({ id: zId, revision: z.coerce.number().int().min(1) }),
-        response: { 200: z.object({ revision: z.number().int() }) },
-      },
-    },
-    async (request) => ({
-      revision: await workspaces.restore(requireUser(request).id, request.params.id, request.params.revision),
-    }),
-  );
 }

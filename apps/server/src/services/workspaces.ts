@@ -4,6 +4,7 @@ import {
   decodeWorkspaceData,
   DOCUMENT_VERSION,
   inferWorkspaceType,
+  patchBetween,
   type WorkspaceData,
   type WorkspaceType,
 } from '@koma/domain';
@@ -12,13 +13,12 @@ import { HttpError, notFound, revisionConflict } from '../http/errors.ts';
 import { isId, newId } from '../ids.ts';
 import { toPublicUser, type PublicUser } from '../repositories/users.ts';
 import * as repo from '../repositories/workspaces.ts';
+import * as versionsRepo from '../repositories/revisions.ts';
 import { hashToken } from './accounts.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { decodeBase64, type ImageStore } from './image-store.ts';
 import { LocalWorkspaceEvents, type WorkspaceEvents } from './workspace-events.ts';
-
-/** How many saved revisions of a workspace are kept (the current one included). */
-export const REVISIONS_KEPT = 20;
+import { DEFAULT_HISTORY, VersionStore, type HistoryOptions, type SaveOrigin } from './version-store.ts';
 
 /** Thumbnail sizes of editor.md §9, by workspace type. */
 export const THUMBNAIL_SIZE: Record<WorkspaceType, { width: number; height: number }> = {
@@ -103,7 +103,18 @@ export interface WorkspaceRead {
   data: Buffer;
 }
 
+/** One saved version as the History panel lists it. */
+export interface VersionSummary {
+  revision: number;
+  savedAt: string;
+  tab: string | null;
+  device: string | null;
+  thumbnailUrl: string | null;
+}
+
 export class Workspaces {
+  private readonly versions: VersionStore;
+
   constructor(
     private readonly db: Database,
     private readonly dialect: DatabaseDialect,
@@ -114,7 +125,10 @@ export class Workspaces {
     private readonly sessionIdleMs = 7 * 24 * 3600 * 1000,
     /** Where "saved elsewhere" goes after each committed revision (the editors' live updates). */
     readonly events: WorkspaceEvents = new LocalWorkspaceEvents(),
-  ) {}
+    history: HistoryOptions = DEFAULT_HISTORY,
+  ) {
+    this.versions = new VersionStore(db, dialect, history, now);
+  }
 
   /** The user's workspaces, newest first. */
   async list(userId: string, page: number, pageSize: number): Promise<{ items: WorkspaceSummary[]; total: number }> {
@@ -136,6 +150,7 @@ export class Workspaces {
   async create(
     userId: string,
     input: { name: string; data: unknown; thumbnail?: string | undefined; type?: WorkspaceType | undefined },
+    origin: SaveOrigin = { tab: null, device: null },
   ): Promise<string> {
     const data = decodeOrThrow(input.data);
     const type = input.type ?? inferWorkspaceType(data);
@@ -159,11 +174,10 @@ export class Workspaces {
         created_at: nowIso,
         updated_at: nowIso,
       });
-      await repo.insertRevision(trx, {
-        workspace_id: id,
-        revision: 1,
-        data: serialiseDocument(data),
-        saved_at: nowIso,
+      await this.versions.append(trx, id, 1, serialiseDocument(data), null, {
+        savedAt: nowIso,
+        origin,
+        thumbnailId,
       });
     });
     return id;
@@ -202,10 +216,10 @@ export class Workspaces {
     const revision = Number(meta.revision);
     let data = this.cache.get(id, revision);
     if (!data) {
-      const row = await repo.findRevision(this.db, id, revision);
+      const json = await this.versions.rebuild(id, revision);
       // Deleted between the two reads.
-      if (!row) throw notFound('Workspace');
-      data = Buffer.from(row.data);
+      if (json === null) throw notFound('Workspace');
+      data = Buffer.from(json);
       this.cache.set(id, revision, data);
     }
     return { name: meta.name, type: meta.type, revision, data };
@@ -220,6 +234,7 @@ export class Workspaces {
     id: string,
     input: { data: unknown; thumbnail?: string | undefined; revision?: number | undefined },
     tab: string | null = null,
+    device: string | null = null,
   ): Promise<{ thumbnailUrls: string[]; revision: number }> {
     const data = decodeOrThrow(input.data);
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
@@ -227,9 +242,25 @@ export class Workspaces {
     if (input.revision !== undefined && input.revision !== Number(meta.revision)) {
       throw revisionConflict(Number(meta.revision));
     }
+    const json = serialiseDocument(data);
+    // The version is stored as what changed since the head this save replaces.
+    const head = await this.readRevision(id, meta);
+    const patch = {
+      revision: head.revision,
+      patch: patchBetween(JSON.parse(head.data.toString('utf8')), JSON.parse(json)),
+    };
     const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
     try {
-      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail, tab);
+      const result = await this.writeRevision(
+        userId,
+        id,
+        data,
+        input.revision,
+        newThumbnail,
+        { tab, device },
+        json,
+        patch,
+      );
       await this.deleteImages(userId, result.dropped);
       return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
     } catch (err) {
@@ -248,6 +279,7 @@ export class Workspaces {
     id: string,
     input: { patch: unknown; revision: number; thumbnail?: string | undefined },
     tab: string | null = null,
+    device: string | null = null,
   ): Promise<{ thumbnailUrls: string[]; revision: number }> {
     const shape = checkPatchShape(input.patch);
     if (shape) throw new HttpError(400, 'invalid_request', `patch${shape.startsWith('[') ? '' : ' '}${shape}`);
@@ -255,16 +287,22 @@ export class Workspaces {
     if (!meta) throw notFound('Workspace');
     if (input.revision !== Number(meta.revision)) throw revisionConflict(Number(meta.revision));
     const base = await this.readRevision(id, meta);
-    const applied = applyJsonPatch(
-      JSON.parse(base.data.toString('utf8')),
-      input.patch as Parameters<typeof applyJsonPatch>[1],
-    );
+    const baseDoc: unknown = JSON.parse(base.data.toString('utf8'));
+    const applied = applyJsonPatch(baseDoc, input.patch as Parameters<typeof applyJsonPatch>[1]);
     if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
     const data = decodeOrThrow(applied.value);
+    const json = serialiseDocument(data);
+    // Stored as the client's own patch when the codec changed nothing in what it made; else as the diff from
+    // the base to what is stored, so the version rebuilds to exactly the stored document.
+    const stored =
+      JSON.stringify(applied.value) === json ? JSON.stringify(input.patch) : patchBetween(baseDoc, JSON.parse(json));
     const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
     try {
       // writeRevision checks again under the lock that `revision` is still the head.
-      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail, tab);
+      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail, { tab, device }, json, {
+        revision: input.revision,
+        patch: stored,
+      });
       await this.deleteImages(userId, result.dropped);
       return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
     } catch (err) {
@@ -300,56 +338,150 @@ export class Workspaces {
       map[key] = copy;
       if (imageId === meta.thumbnail_id) thumbnailId = copy;
     }
+    return this.insertCopy(
+      userId,
+      `${current.name} (copy)`,
+      current.type,
+      current.data.toString('utf8'),
+      map,
+      thumbnailId,
+    );
+  }
+
+  private async insertCopy(
+    userId: string,
+    name: string,
+    type: WorkspaceType,
+    json: string,
+    map: Record<string, string>,
+    thumbnailId: string | null,
+  ): Promise<string> {
     const newIdValue = newId();
     const nowIso = this.now().toISOString();
     await this.db.transaction().execute(async (trx) => {
       await repo.insertWorkspace(trx, {
         id: newIdValue,
         user_id: userId,
-        name: `${current.name} (copy)`,
-        type: current.type,
+        name,
+        type,
         revision: 1,
         thumbnail_ids: JSON.stringify(map),
         thumbnail_id: thumbnailId,
         created_at: nowIso,
         updated_at: nowIso,
       });
-      await repo.insertRevision(trx, {
-        workspace_id: newIdValue,
-        revision: 1,
-        data: current.data.toString('utf8'),
-        saved_at: nowIso,
+      await this.versions.append(trx, newIdValue, 1, json, null, {
+        savedAt: nowIso,
+        origin: { tab: null, device: null },
+        thumbnailId,
       });
     });
     return newIdValue;
   }
 
-  /** Deletes the workspace, its revisions and its thumbnails; 404 when not the user's. */
+  /** Deletes the workspace, its versions and its thumbnails (those old versions name too); 404 when not the user's. */
   async delete(userId: string, id: string): Promise<void> {
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
     if (!meta) throw notFound('Workspace');
+    const named = await versionsRepo.thumbnailsInUse(this.db, id);
     await repo.deleteWorkspace(this.db, userId, id);
-    await this.deleteImages(userId, Object.values(JSON.parse(meta.thumbnail_ids) as Record<string, string>));
+    const current = Object.values(JSON.parse(meta.thumbnail_ids) as Record<string, string>);
+    await this.deleteImages(userId, [...new Set([...current, ...named])]);
   }
 
-  /** Kept revisions, newest first. */
-  async revisions(userId: string, id: string): Promise<{ revision: number; savedAt: string }[]> {
+  /** Kept versions, newest first, `limit` of them below `before` (a revision) when given. */
+  async revisions(
+    userId: string,
+    id: string,
+    page: { before?: number | undefined; limit?: number | undefined } = {},
+  ): Promise<{ head: number; items: VersionSummary[] }> {
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
     if (!meta) throw notFound('Workspace');
-    const rows = await repo.listRevisions(this.db, id);
-    return rows.map((row) => ({ revision: Number(row.revision), savedAt: row.saved_at }));
+    const rows = await versionsRepo.listVersions(this.db, id, page.before, page.limit ?? 100);
+    return {
+      head: Number(meta.revision),
+      items: rows.map((row) => ({
+        revision: Number(row.revision),
+        savedAt: row.saved_at,
+        tab: row.tab,
+        device: row.device,
+        thumbnailUrl: row.thumbnail_id ? imageUrl(row.thumbnail_id) : null,
+      })),
+    };
   }
 
-  /** Makes an old revision current again, as a new revision; returns that revision number. */
-  async restore(userId: string, id: string, revision: number): Promise<number> {
+  /** One kept version, rebuilt, read-only; 404 when the workspace is not the user's or the version is not kept. */
+  async version(
+    userId: string,
+    id: string,
+    revision: number,
+  ): Promise<{ name: string; type: WorkspaceType; summary: VersionSummary; data: Buffer }> {
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
     if (!meta) throw notFound('Workspace');
-    const old = await repo.findRevision(this.db, id, revision);
-    if (!old) throw notFound('Revision');
-    const data = decodeOrThrow(JSON.parse(old.data));
-    const result = await this.writeRevision(userId, id, data, undefined, null);
+    const row = await versionsRepo.findVersionMeta(this.db, id, revision);
+    if (!row) throw notFound('Version');
+    let data = this.cache.get(id, revision);
+    if (!data) {
+      const json = await this.versions.rebuild(id, revision);
+      if (json === null) throw notFound('Version');
+      data = Buffer.from(json);
+      this.cache.set(id, revision, data);
+    }
+    return {
+      name: meta.name,
+      type: meta.type,
+      data,
+      summary: {
+        revision,
+        savedAt: row.saved_at,
+        tab: row.tab,
+        device: row.device,
+        thumbnailUrl: row.thumbnail_id ? imageUrl(row.thumbnail_id) : null,
+      },
+    };
+  }
+
+  /** Makes an old version current again, as a new version (so the restore itself can be undone the same way). */
+  async restore(
+    userId: string,
+    id: string,
+    revision: number,
+    origin: SaveOrigin = { tab: null, device: null },
+  ): Promise<number> {
+    const old = await this.version(userId, id, revision);
+    const meta = await repo.findMeta(this.db, userId, id);
+    if (!meta) throw notFound('Workspace');
+    const data = decodeOrThrow(JSON.parse(old.data.toString('utf8')));
+    const json = serialiseDocument(data);
+    const head = await this.readRevision(id, meta);
+    const patch = {
+      revision: head.revision,
+      patch: patchBetween(JSON.parse(head.data.toString('utf8')), JSON.parse(json)),
+    };
+    const result = await this.writeRevision(userId, id, data, undefined, null, origin, json, patch);
     await this.deleteImages(userId, result.dropped);
     return result.revision;
+  }
+
+  /** A new workspace holding one kept version, named "… (version N)", with that version's thumbnail. */
+  async copyVersion(userId: string, id: string, revision: number, name?: string): Promise<string> {
+    const old = await this.version(userId, id, revision);
+    const data = decodeOrThrow(JSON.parse(old.data.toString('utf8')));
+    const map: Record<string, string> = {};
+    let thumbnailId: string | null = null;
+    const named = old.summary.thumbnailUrl ? old.summary.thumbnailUrl.split('/').pop() : undefined;
+    if (named) {
+      thumbnailId = await this.images.copyImage(userId, named);
+      if (thumbnailId) map[thumbnailKey(old.type, data)] = thumbnailId;
+    }
+    return this.insertCopy(
+      userId,
+      name ?? `${old.name} (version ${revision})`,
+      old.type,
+      serialiseDocument(data),
+      map,
+      thumbnailId,
+    );
   }
 
   private async writeRevision(
@@ -358,9 +490,11 @@ export class Workspaces {
     data: WorkspaceData,
     expected: number | undefined,
     newThumbnail: string | null,
-    tab: string | null = null,
+    origin: SaveOrigin,
+    json: string,
+    /** The stored patch from revision `revision` to this document; used when that revision is still the head. */
+    fromHead: { revision: number; patch: string } | null,
   ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
-    const json = serialiseDocument(data);
     const result = await this.db.transaction().execute(async (trx) => {
       // Re-read under the lock: the check before the thumbnail work may be stale by now.
       const meta = await repo.findMeta(trx, userId, id, this.dialect === 'postgres');
@@ -391,16 +525,24 @@ export class Workspaces {
         thumbnail_id: thumbnailId,
       });
       if (!updated) throw revisionConflict(current + 1);
-      await repo.insertRevision(trx, { workspace_id: id, revision, data: json, saved_at: nowIso });
-      await repo.deleteRevisionsBefore(trx, id, revision - REVISIONS_KEPT + 1);
-      return { revision, map: pruned.kept, dropped };
+      // A save without a base revision may land on a head saved meanwhile: then the patch is not from it.
+      const patch = fromHead?.revision === current ? fromHead.patch : null;
+      await this.versions.append(trx, id, revision, json, patch, { savedAt: nowIso, origin, thumbnailId });
+      // A replaced thumbnail stays while an older version still shows it.
+      const named = dropped.length > 0 ? await versionsRepo.thumbnailsInUse(trx, id) : new Set<string>();
+      return { revision, map: pruned.kept, dropped: dropped.filter((t) => !named.has(t)) };
     });
     // Only after the commit: a rolled-back revision must never be served.
     this.cache.set(id, result.revision, Buffer.from(json));
-    this.events.publish({ workspaceId: id, revision: result.revision, tab });
+    this.events.publish({ workspaceId: id, revision: result.revision, tab: origin.tab });
+    // Retention after the save is stored; a failed pass changes nothing and the next save tries again.
+    try {
+      result.dropped.push(...(await this.versions.pruneIfDue(id)));
+    } catch {
+      // Nothing to undo: the pass runs in its own transaction.
+    }
     return result;
   }
-
   private async storeThumbnail(userId: string, type: WorkspaceType, encoded: string): Promise<string> {
     const size = THUMBNAIL_SIZE[type];
     return this.images.putThumbnail(userId, decodeBase64(encoded, 'thumbnail'), size.width, size.height);

@@ -647,7 +647,10 @@ export interface paths {
     };
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          before?: number;
+          limit?: number;
+        };
         header?: never;
         path: {
           id: string;
@@ -663,10 +666,64 @@ export interface paths {
           };
           content: {
             'application/json': {
+              head: number;
               items: {
                 revision: number;
                 savedAt: string;
+                tab: string | null;
+                device: string | null;
+                thumbnailUrl: string | null;
               }[];
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspace/{id}/revisions/{revision}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          revision: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              name: string;
+              /** @enum {string} */
+              type: 'INFINITE' | 'COMIC';
+              version: {
+                revision: number;
+                savedAt: string;
+                tab: string | null;
+                device: string | null;
+                thumbnailUrl: string | null;
+              };
+              data: unknown;
             };
           };
         };
@@ -709,6 +766,52 @@ export interface paths {
           content: {
             'application/json': {
               revision: number;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/workspace/{id}/revisions/{revision}/copy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          revision: number;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
             };
           };
         };

@@ -1,0 +1,133 @@
+// How a workspace's versions are kept: as keyframes and patches (packages/domain/src/history), rebuilt on demand,
+// pruned by the retention policy with the dropped patches merged into the next kept version.
+import {
+  DEFAULT_KEYFRAMES,
+  DEFAULT_RETENTION,
+  planPrune,
+  rebuildVersion,
+  retainedRevisions,
+  storedForm,
+  type KeyframePolicy,
+  type RetentionPolicy,
+} from '@koma/domain';
+import type { Database, DatabaseDialect } from '../db/database.ts';
+import * as repo from '../repositories/revisions.ts';
+import * as workspaces from '../repositories/workspaces.ts';
+
+export interface HistoryOptions {
+  retention: RetentionPolicy;
+  keyframes: KeyframePolicy;
+  /** At most one retention pass per workspace per this many ms (each save checks). */
+  pruneEveryMs: number;
+}
+
+export const DEFAULT_HISTORY: HistoryOptions = {
+  retention: DEFAULT_RETENTION,
+  keyframes: DEFAULT_KEYFRAMES,
+  pruneEveryMs: 5 * 60_000,
+};
+
+/** Where a save came from, recorded with its version. */
+export interface SaveOrigin {
+  tab: string | null;
+  device: string | null;
+}
+
+export class VersionStore {
+  private readonly nextPrune = new Map<string, number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly dialect: DatabaseDialect,
+    private readonly options: HistoryOptions,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * Stores the next version inside the caller's transaction: the patch from the previous version when one is
+   * given and the keyframe rules allow, else the whole document.
+   */
+  async append(
+    trx: Database,
+    id: string,
+    revision: number,
+    json: string,
+    patchFromPrevious: string | null,
+    meta: { savedAt: string; origin: SaveOrigin; thumbnailId: string | null },
+  ): Promise<void> {
+    const since = patchFromPrevious === null ? { patches: 0, patchBytes: 0 } : await repo.chainLength(trx, id);
+    const form = storedForm(since, json, patchFromPrevious, this.options.keyframes);
+    await repo.insertVersion(trx, {
+      workspace_id: id,
+      revision,
+      kind: form.kind,
+      data: form.data,
+      saved_at: meta.savedAt,
+      tab: meta.origin.tab,
+      device: meta.origin.device,
+      thumbnail_id: meta.thumbnailId,
+    });
+  }
+
+  /** The saved JSON of one stored version; null when it is not stored (pruned, or never was). */
+  async rebuild(id: string, revision: number): Promise<string | null> {
+    const chain = await repo.chainTo(this.db, id, revision);
+    if (chain.at(-1)?.revision !== revision) return null;
+    // A lone keyframe is served as stored, byte for byte.
+    if (chain.length === 1 && chain[0]!.kind === 'full') return chain[0]!.data;
+    const rebuilt = rebuildVersion(chain);
+    // A chain that does not rebuild is a bug or a damaged database, never the user's doing: say which.
+    if (!rebuilt.ok) throw new Error(`Workspace ${id} revision ${revision} does not rebuild: ${rebuilt.error}`);
+    return JSON.stringify(rebuilt.value);
+  }
+
+  /** Runs the retention pass for a workspace when one is due; returns thumbnail ids no version names any more. */
+  async pruneIfDue(id: string): Promise<string[]> {
+    const now = this.now().getTime();
+    if (now < (this.nextPrune.get(id) ?? 0)) return [];
+    if (this.nextPrune.size > 10_000) this.nextPrune.clear();
+    this.nextPrune.set(id, now + this.options.pruneEveryMs);
+    return this.prune(id);
+  }
+
+  /** Drops what the retention policy does not keep, keeping every kept version rebuildable. */
+  async prune(id: string): Promise<string[]> {
+    const released = await this.db.transaction().execute(async (trx) => {
+      // Same lock as a save, so a save and a pass never interleave (SQLite serialises writers anyway).
+      const owner = await trx.selectFrom('workspaces').select('user_id').where('id', '=', id).executeTakeFirst();
+      if (!owner) return [];
+      if (this.dialect === 'postgres') await workspaces.findMeta(trx, owner.user_id, id, true);
+      const dated = await repo.datedVersions(trx, id);
+      const keep = retainedRevisions(
+        dated.map((v) => ({ revision: Number(v.revision), savedAt: Date.parse(v.saved_at) })),
+        this.now().getTime(),
+        this.options.retention,
+      );
+      const firstDropped = dated.map((v) => Number(v.revision)).find((r) => !keep.has(r));
+      if (firstDropped === undefined) return [];
+      const from = await repo.keyframeAtOrBefore(trx, id, firstDropped);
+      const stored = await repo.storedFrom(trx, id, from);
+      const plan = planPrune(stored, keep);
+      // An unreadable chain is left as it is: dropping around it could lose what still rebuilds.
+      if (!plan.ok) return [];
+      for (const version of plan.rewrite) await repo.rewriteVersion(trx, id, version);
+      await repo.deleteVersions(trx, id, plan.drop);
+      const dropped = new Set(plan.drop);
+      const candidates = stored
+        .filter((v) => dropped.has(v.revision))
+        .map((v) => v.thumbnail_id)
+        .filter((t): t is string => t !== null);
+      if (candidates.length === 0) return [];
+      const inUse = await repo.thumbnailsInUse(trx, id);
+      const meta = await trx
+        .selectFrom('workspaces')
+        .select(['thumbnail_ids', 'thumbnail_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const current = new Set(Object.values(JSON.parse(meta?.thumbnail_ids ?? '{}') as Record<string, string>));
+      if (meta?.thumbnail_id) current.add(meta.thumbnail_id);
+      return [...new Set(candidates)].filter((t) => !inUse.has(t) && !current.has(t));
+    });
+    return released;
+  }
+}

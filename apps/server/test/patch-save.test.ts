@@ -1,6 +1,6 @@
 // Issue 14 item 2: autosave sends what changed since the acknowledged revision; the server applies it in one
 // transaction and validates the result exactly as a full save. Same behaviour on SQLite and PostgreSQL.
-import { createWorkspaceData, diffJson, type WorkspaceData } from '@koma/domain';
+import { createWorkspaceData, diffJson, presetPageSetup, type WorkspaceData } from '@koma/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, type BackendName, type TestBackend } from './support/backends.ts';
@@ -52,6 +52,28 @@ describe.each(backends)('patch saves on %s', (backendName) => {
     expect(saved.json()).toMatchObject({ revision: base.revision + 1 });
     const after = await read(c, id);
     expect(after).toEqual({ ...after, revision: base.revision + 1, data: next });
+  });
+
+  it('stores a B5 manga comic (document version 3) and refuses a patch that breaks its page size, naming the field', async () => {
+    const c = new TestClient(app);
+    await c.signUp(`setup-${backendName}@example.com`);
+    let n = 0;
+    const data = createWorkspaceData('COMIC', () => `b5-${++n}`, 'RIGHT_TO_LEFT', presetPageSetup('MANGA_B5'));
+    const created = await c.post('/api/workspace', { name: 'b5', data });
+    expect(created.statusCode).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    const base = await read(c, id);
+    expect(base.data.version).toBe(3);
+    expect(base.data.comicConfiguration).toEqual(data.comicConfiguration);
+    const bad = structuredClone(base.data);
+    bad.comicConfiguration.width = 1700;
+    const refused = await c.post(`/api/workspace/${id}/patches`, {
+      revision: base.revision,
+      patch: diffJson(base.data, bad),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.stringify(refused.json())).toContain('comicConfiguration.width');
+    expect((await read(c, id)).revision).toBe(base.revision);
   });
 
   it('refuses a patch against a revision that is no longer the head with 409, and writes nothing', async () => {

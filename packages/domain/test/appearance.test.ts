@@ -10,10 +10,9 @@ const find = (root: Layer, id: string): Layer | undefined =>
 
 describe('layer appearance (document version 2)', () => {
   it('migrates a version 1 document: every layer, nested ones too, opaque, normal, unrotated, unflipped', () => {
-    expect(DOCUMENT_VERSION).toBe(2);
     const result = decodeWorkspaceData(fixture());
     if (!result.ok) throw new Error(result.error.message);
-    expect(result.value.version).toBe(2);
+    expect(result.value.version).toBe(DOCUMENT_VERSION);
     for (const id of ['art', 'group', 'fill']) {
       expect(find(result.value.rootLayer, id)).toMatchObject({
         opacity: 1,

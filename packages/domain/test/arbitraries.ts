@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  defaultPageSetup,
   COMIC_PAGE_HEIGHT,
   COMIC_PAGE_WIDTH,
   DOCUMENT_VERSION,
@@ -219,6 +220,7 @@ export const arbWorkspaceData: fc.Arbitrary<WorkspaceData> = fc
         width: COMIC_PAGE_WIDTH,
         height: COMIC_PAGE_HEIGHT,
         readingOrder: rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT',
+        setup: defaultPageSetup(),
       },
       lastPage: comic ? lastPage % pages.length : 0,
       regionalPrompts,

@@ -7,6 +7,7 @@ import { zPoseData } from './layers/pose.ts';
 import { zSketchData } from './layers/sketch.ts';
 import { zFillData } from './layers/fill.ts';
 import { defaultPoseBody } from './pose-presets.ts';
+import { defaultPageSetup, pageSetupBoxes, type PageSetup, type PxRect } from './page-setup.ts';
 import { DOCUMENT_VERSION, type Page, type ReadingOrder, type WorkspaceData, type WorkspaceType } from './workspace.ts';
 import { DEFAULT_VIEW_TRANSFORM } from './geometry.ts';
 import { COMIC_PAGE_HEIGHT, COMIC_PAGE_WIDTH, DEFAULT_PANEL_INSET } from '../constants.ts';
@@ -96,14 +97,19 @@ export function createFillLayer(id: string, transform: Transform, color = '#ffff
   return createLayer('FILL', id, transform, zFillData.parse({ color }));
 }
 
-/** A comic page holding one default panel inside the standard inset. */
-export function createComicPage(ids: IdSource, width = COMIC_PAGE_WIDTH, height = COMIC_PAGE_HEIGHT): Page {
+/**
+ * A comic page holding one default panel: over `panelBox` when given (a page setup's safe area), else inside the
+ * standard inset.
+ */
+export function createComicPage(
+  ids: IdSource,
+  width = COMIC_PAGE_WIDTH,
+  height = COMIC_PAGE_HEIGHT,
+  panelBox?: PxRect,
+): Page {
   const inset = DEFAULT_PANEL_INSET;
-  const panel = createPanelLayer(ids(), {
-    x: inset,
-    y: inset,
-    size: { width: width - 2 * inset, height: height - 2 * inset },
-  });
+  const box = panelBox ?? { x: inset, y: inset, width: width - 2 * inset, height: height - 2 * inset };
+  const panel = createPanelLayer(ids(), { x: box.x, y: box.y, size: { width: box.width, height: box.height } });
   return {
     uuid: ids(),
     viewTransform: { ...DEFAULT_VIEW_TRANSFORM },
@@ -118,13 +124,16 @@ export function createWorkspaceData(
   type: WorkspaceType,
   ids: IdSource,
   readingOrder: ReadingOrder = 'LEFT_TO_RIGHT',
+  setup: PageSetup = defaultPageSetup(),
 ): WorkspaceData {
+  const boxes = pageSetupBoxes(setup);
+  const { width, height } = boxes.media;
   return {
     version: DOCUMENT_VERSION,
     viewTransform: { ...DEFAULT_VIEW_TRANSFORM },
     rootLayer: createGroupLayer(ids()),
-    pages: type === 'COMIC' ? [createComicPage(ids)] : [],
-    comicConfiguration: { width: COMIC_PAGE_WIDTH, height: COMIC_PAGE_HEIGHT, readingOrder },
+    pages: type === 'COMIC' ? [createComicPage(ids, width, height, boxes.safe)] : [],
+    comicConfiguration: { width, height, readingOrder, setup },
     lastPage: 0,
     regionalPrompts: [],
     sketchMap: { brushes: [], backgroundPrompt: '' },

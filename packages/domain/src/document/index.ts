@@ -8,6 +8,7 @@ export * from './layers/sketch.ts';
 export * from './layers/fill.ts';
 export * from './layer.ts';
 export * from './workspace.ts';
+export * from './page-setup.ts';
 export * from './settings.ts';
 export * from './errors.ts';
 export { normalizeReadingOrder } from './migrations.ts';

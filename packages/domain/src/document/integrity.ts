@@ -1,6 +1,7 @@
 import type { Layer } from './layer.ts';
 import type { WorkspaceData } from './workspace.ts';
 import { formatPath, type DocumentError } from './errors.ts';
+import { pageCanvasSize } from './page-setup.ts';
 
 type Path = (string | number)[];
 
@@ -38,6 +39,18 @@ export function checkIntegrity(data: WorkspaceData, fmt: (path: Path) => string 
   }
   if (data.pages.length > 0 && data.lastPage >= data.pages.length) {
     return { code: 'INVALID_FIELD', message: `lastPage must be below ${data.pages.length}`, path: 'lastPage' };
+  }
+  // The page canvas is the setup's trim plus bleed in pixels; a document whose size disagrees was edited by hand.
+  const comic = data.comicConfiguration;
+  const canvas = pageCanvasSize(comic.setup);
+  for (const side of ['width', 'height'] as const) {
+    if (comic[side] !== canvas[side]) {
+      return {
+        code: 'INVALID_FIELD',
+        message: `comicConfiguration.${side} must be ${canvas[side]}, the page setup's trim plus bleed in pixels`,
+        path: `comicConfiguration.${side}`,
+      };
+    }
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { DOCUMENT_VERSION } from './workspace.ts';
 import { DROPPED_LAYER_TYPES, LAYER_TYPES } from './layer.ts';
 import { formatPath, type DocumentError } from './errors.ts';
+import { defaultPageSetup } from './page-setup.ts';
 
 type Raw = Record<string, unknown>;
 type Path = (string | number)[];
@@ -21,7 +22,23 @@ const MIGRATIONS: readonly Migration[] = [
   { from: 0, migrate: (doc) => ({ ...doc, version: 1 }) },
   // Version 2 (issue 17): every layer states its appearance; version 1 layers looked as these defaults say.
   { from: 1, migrate: (doc) => ({ ...eachLayer(doc, withAppearance), version: 2 }) },
+  // Version 3 (issue 23): the comic names its page setup; every earlier comic was the spec's page at its own
+  // configured size, with no bleed.
+  { from: 2, migrate: (doc) => ({ ...withSetup(doc), version: 3 }) },
 ];
+
+/** Gives a comic configuration without a setup the default setup at its own width and height (the doc is a copy). */
+function withSetup(doc: Raw): Raw {
+  const config = doc.comicConfiguration;
+  if (!isObject(config) || 'setup' in config) return doc;
+  const size = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : undefined);
+  const width = size(config.width);
+  const height = size(config.height);
+  config.setup = defaultPageSetup(width, height);
+  if (width !== undefined) config.width = width;
+  if (height !== undefined) config.height = height;
+  return doc;
+}
 
 const APPEARANCE_DEFAULTS = { opacity: 1, blendMode: 'normal', rotation: 0, flipX: false, flipY: false };
 
@@ -168,6 +185,8 @@ export function upgrade(
   }
   for (const step of MIGRATIONS) if (step.from >= version && step.from < DOCUMENT_VERSION) doc = step.migrate(doc);
 
+  // A version 3 document written without its setup gets the default one at its size, like an older document.
+  doc = withSetup(doc);
   if (isObject(doc.comicConfiguration)) {
     doc.comicConfiguration.readingOrder = normalizeReadingOrder(doc.comicConfiguration.readingOrder);
   }

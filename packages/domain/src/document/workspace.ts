@@ -3,6 +3,7 @@ import { zViewTransform, DEFAULT_VIEW_TRANSFORM } from './geometry.ts';
 import { zGroupLayer } from './layer.ts';
 import { zRegionalPrompt, zSketchMap } from './settings.ts';
 import { COMIC_PAGE_HEIGHT, COMIC_PAGE_WIDTH } from '../constants.ts';
+import { defaultPageSetup, zPageSetup } from './page-setup.ts';
 
 export const WORKSPACE_TYPES = ['INFINITE', 'COMIC'] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
@@ -11,12 +12,14 @@ export const READING_ORDERS = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT'] as const;
 export type ReadingOrder = (typeof READING_ORDERS)[number];
 
 /** The document format version written by this code; older versions are migrated on load. */
-export const DOCUMENT_VERSION = 2;
+export const DOCUMENT_VERSION = 3;
 
 export const zComicConfiguration = z.object({
   width: z.number().positive().default(COMIC_PAGE_WIDTH),
   height: z.number().positive().default(COMIC_PAGE_HEIGHT),
   readingOrder: z.enum(READING_ORDERS).default('LEFT_TO_RIGHT'),
+  /** The physical page (version 3): width and height are its trim plus bleed in pixels at its resolution. */
+  setup: zPageSetup.default(() => defaultPageSetup()),
 });
 export type ComicConfiguration = z.infer<typeof zComicConfiguration>;
 
@@ -42,6 +45,7 @@ export const zWorkspaceData = z.object({
     width: COMIC_PAGE_WIDTH,
     height: COMIC_PAGE_HEIGHT,
     readingOrder: 'LEFT_TO_RIGHT',
+    setup: defaultPageSetup(),
   }),
   /** Index into `pages` of the page shown last. */
   lastPage: z.number().int().min(0).default(0),

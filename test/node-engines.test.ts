@@ -12,12 +12,7 @@ const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'u
 /**
  * Packages we knowingly ship although they declare a newer Node, each with its reason. Empty is the goal.
  */
-const KNOWN: Record<string, string> = {
-  // engines (#21) moved OpenAI onto the official client at 7.x, whose package.json says node >= 22 (it runs on
-  // 20.19 here: the OpenAI engine's tests pass). The 6.30 line declares no minimum but reports a bare stream
-  // error event differently; the engine's owner decides which line to keep.
-  openai: 'declares node >= 22; see the note above',
-};
+const KNOWN: Record<string, string> = {};
 
 describe('Node versions', () => {
   // The oldest Node the README and package.json promise; every installed package must accept it, or `npm ci`

@@ -194,6 +194,10 @@ export class OpenAiEngine implements Engine {
     const done: Buffer[] = [];
     let partials = 0;
     for await (const event of stream) {
+      // openai 6 (the last line that runs on Node 20) throws only wrapped `{error}` events and yields a bare
+      // error event as data; read it as the APIError openai 7 would throw.
+      const bare = bareStreamError(event);
+      if (bare) throw bare;
       if (!event.b64_json) continue;
       if (event.type.endsWith('.partial_image')) {
         partials++;
@@ -248,4 +252,12 @@ async function openAiMask(mask: Buffer): Promise<Buffer> {
   return sharp(rgba, { raw: { width: info.width, height: info.height, channels: 4 } })
     .png()
     .toBuffer();
+}
+
+/** A stream event that is an error without the `{error}` wrapper (`{type, code, message}`), as an APIError. */
+function bareStreamError(event: unknown): APIError | undefined {
+  const e = event as { type?: unknown; code?: unknown; message?: unknown; b64_json?: unknown };
+  const known = typeof e.type === 'string' && /\.(partial_image|completed)$/.test(e.type);
+  if (known || typeof e.message !== 'string') return undefined;
+  return new APIError(undefined, e, e.message, undefined);
 }

@@ -1,5 +1,5 @@
 /**
- * OpenAI Images API knowledge (engines.md §3) as of openai-node 7.57 (src/resources/images.ts): which models
+ * OpenAI Images API knowledge (engines.md §3) as of openai-node 6.49 and 7.57 (src/resources/images.ts, the same in both): which models
  * exist and what they accept, sizes, and the mapping of the SDK's errors onto our failure reasons.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';

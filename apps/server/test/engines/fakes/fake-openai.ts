@@ -1,5 +1,5 @@
 /**
- * An OpenAI Images API for tests (engines.md §3), as openai-node 7.57 documents it (src/resources/images.ts):
+ * An OpenAI Images API for tests (engines.md §3), as openai-node 6.49 and 7.57 document it (src/resources/images.ts):
  * Bearer auth, `/v1/images/generations` (JSON) and `/v1/images/edits` (multipart: image or image[], mask with
  * alpha 0 = edit, same size as the image), the current models (gpt-image-1 is shut down), sizes (three fixed
  * ones for 1.x, any WIDTHxHEIGHT in multiples of 16 with aspect 1:3..3:1 for 2.x), `input_fidelity` only where

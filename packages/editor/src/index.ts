@@ -15,3 +15,4 @@ export * from './export/index.ts';
 export * from './kinds/index.ts';
 export * from './ui/repair.ts';
 export * from './sync/rebase.ts';
+export * from './images/budget-cache.ts';

@@ -1,25 +1,96 @@
 import { ImageCache, imageCacheBudget, loadImageById } from '../api/index.ts';
 
-type Entry = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; image: HTMLImageElement };
+type Entry = { status: 'loading' } | { status: 'failed' };
+
+/**
+ * Diagnostic override of the decoded-image budget, in MiB (browser specs set a small one to watch eviction work;
+ * docs/how-it-works/chapter-memory.md). Ignored unless a positive number.
+ */
+export const IMAGE_BUDGET_STORAGE_KEY = 'koma.imageBudgetMiB';
+
+function defaultBudget(): number {
+  const override = Number(globalThis.localStorage?.getItem(IMAGE_BUDGET_STORAGE_KEY) ?? NaN);
+  if (Number.isFinite(override) && override > 0) return override * 1024 * 1024;
+  return imageCacheBudget(window.innerWidth, window.innerHeight);
+}
+
+/** Refused images waiting for their `get`: a page's worth at most. */
+const HANDOFF_LIMIT = 10;
+
+export interface ImageStoreStats {
+  budgetBytes: number;
+  bytesUsed: number;
+  peakBytes: number;
+  pinnedBytes: number;
+  images: number;
+  evicted: number;
+  loading: number;
+}
 
 /**
  * Decoded images for the canvas, by image id: loaded once through the shared loader, kept in an LRU cache with a
- * memory budget, and announced to listeners when they arrive.
+ * memory budget, and announced to listeners when they arrive. Whoever draws pins what it draws (the view pins the
+ * open page and its neighbours, an export the page it is drawing) so the budget never takes an image from under it.
  */
 export class ImageStore {
-  private readonly cache = new ImageCache<HTMLImageElement>(imageCacheBudget(window.innerWidth, window.innerHeight));
+  private readonly cache: ImageCache<HTMLImageElement>;
+  private readonly mips: ImageCache<HTMLCanvasElement>;
   private readonly pending = new Map<string, Entry>();
-  private readonly mips = new ImageCache<HTMLCanvasElement>(
-    imageCacheBudget(window.innerWidth, window.innerHeight) / 4,
-  );
+  /**
+   * Images decoded but refused by the cache (no room beside the pinned ones): handed to the next `get` once, so a
+   * request for an unpinned image is answered instead of reloading it forever.
+   */
+  private readonly handoff = new Map<string, HTMLImageElement>();
   private readonly listeners = new Set<(id: string) => void>();
+
+  constructor(budgetBytes = defaultBudget()) {
+    this.cache = new ImageCache<HTMLImageElement>(budgetBytes);
+    this.mips = new ImageCache<HTMLCanvasElement>(budgetBytes / 4);
+  }
 
   /** The image if it is ready; otherwise starts loading it and returns null. */
   get(id: string): HTMLImageElement | null {
     const cached = this.cache.get(id);
     if (cached) return cached;
+    const handed = this.handoff.get(id);
+    if (handed) {
+      this.handoff.delete(id);
+      return handed;
+    }
     if (!this.pending.has(id)) void this.load(id);
     return null;
+  }
+
+  /** Starts loading images not yet here, without marking those that are as recently used. */
+  prefetch(ids: Iterable<string>): void {
+    for (const id of ids) if (!this.cache.has(id) && !this.pending.has(id)) void this.load(id);
+  }
+
+  /** Whether every one of `ids` is decoded or failed (nothing left loading). */
+  settled(ids: Iterable<string>): boolean {
+    for (const id of ids) if (!this.cache.has(id) && this.pending.get(id)?.status !== 'failed') return false;
+    return true;
+  }
+
+  /** Replaces the images `owner` keeps from eviction (see ImageCache.pin). */
+  pin(owner: string, ids: Iterable<string>): void {
+    this.cache.pin(owner, ids);
+  }
+
+  unpin(owner: string): void {
+    this.cache.unpin(owner);
+  }
+
+  stats(): ImageStoreStats {
+    return {
+      budgetBytes: this.cache.budgetBytes,
+      bytesUsed: this.cache.bytesUsed,
+      peakBytes: this.cache.peakBytes,
+      pinnedBytes: this.cache.pinnedBytes,
+      images: this.cache.size,
+      evicted: this.cache.evicted,
+      loading: this.loadingIds().length,
+    };
   }
 
   /**
@@ -76,7 +147,12 @@ export class ImageStore {
     image.src = url;
     try {
       await image.decode();
-      this.cache.set(id, image, ImageCache.rgbaBytes(image.naturalWidth, image.naturalHeight));
+      if (!this.cache.set(id, image, ImageCache.rgbaBytes(image.naturalWidth, image.naturalHeight))) {
+        this.handoff.set(id, image);
+        // Only the latest few: an image nobody asks for again must not live outside the budget for good.
+        const oldest = this.handoff.keys().next().value;
+        if (this.handoff.size > HANDOFF_LIMIT && oldest !== undefined) this.handoff.delete(oldest);
+      }
       this.pending.delete(id);
     } catch (error) {
       console.error('Failed to load image', error);
@@ -84,4 +160,15 @@ export class ImageStore {
     }
     for (const l of this.listeners) l(id);
   }
+}
+
+let shared: ImageStore | null = null;
+
+/**
+ * The tab's one store: the canvas, thumbnails and exports share it, so the budget bounds the whole tab's decoded
+ * images rather than each user's (an export beside an open chapter would otherwise double it).
+ */
+export function sharedImageStore(): ImageStore {
+  shared ??= new ImageStore();
+  return shared;
 }

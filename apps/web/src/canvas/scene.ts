@@ -1,7 +1,7 @@
 import Konva from 'konva';
 import type { DocState, LayerNode, UiState } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
-import { ImageStore } from './images.ts';
+import { sharedImageStore } from './images.ts';
 import { FrameScheduler } from './frame-scheduler.ts';
 import type { RenderContext } from './adapters/types.ts';
 import { adapterOf } from './adapters/registry.ts';
@@ -30,7 +30,9 @@ const ZOOMED_OUT = 0.25;
  */
 export class SceneRenderer {
   readonly stage: Konva.Stage;
-  readonly images = new ImageStore();
+  readonly images = sharedImageStore();
+  /** What the pins were computed for: the document's layers and the open page. */
+  private pinnedFor: { layers: DocState['layers']; page: number } | null = null;
   private readonly content = new Konva.Layer({ listening: false });
   private readonly overlay = new Konva.Layer({ listening: false });
   private readonly page = new Konva.Rect({
@@ -69,6 +71,7 @@ export class SceneRenderer {
     this.unsubscribe.push(session.ui.subscribe(() => this.sync()));
     this.unsubscribe.push(
       this.images.onLoad((id) => {
+        this.prefetchNeighbours();
         for (const entry of this.entries.values()) {
           if (adapterOf(entry.layer).imageIds?.(entry.layer).includes(id)) this.rebuild(entry);
         }
@@ -154,12 +157,42 @@ export class SceneRenderer {
       ids.forEach((id, i) => this.entries.get(id)!.wrapper.zIndex(i + 1));
       this.order = ids;
     }
+    this.updatePins(doc);
     this.overlay.destroyChildren();
     drawOverlay(this.overlay, doc, ui, view.zoom, this.session.activeRoot());
     this.updatePageCache(doc, ui, view.zoom);
     this.lastDoc = doc;
     this.lastUi = ui;
     this.scheduler.request();
+  }
+
+  /**
+   * Pins the open page's images and its neighbours' (so turning a page is instant and never evicts what is on
+   * screen); everything else is left to the budget. Recomputed only when the layers or the open page change.
+   */
+  private updatePins(doc: DocState): void {
+    const page = this.session.ui.state.activePage;
+    if (this.pinnedFor?.layers === doc.layers && this.pinnedFor.page === page) return;
+    this.pinnedFor = { layers: doc.layers, page };
+    const ids = new Set<string>();
+    for (const rootId of this.nearbyRoots(doc)) for (const id of imageIdsOf(doc, rootId)) ids.add(id);
+    this.images.pin(VIEW_PIN, ids);
+    this.prefetchNeighbours();
+  }
+
+  /** The open page's root first, then the pages either side of it (a comic), or the canvas root. */
+  private nearbyRoots(doc: DocState): string[] {
+    if (this.session.type !== 'COMIC') return [doc.rootId];
+    const page = this.session.ui.state.activePage;
+    return [page, page + 1, page - 1].flatMap((i) => (doc.pages[i] ? [doc.pages[i].rootId] : []));
+  }
+
+  /** Loads the neighbouring pages' images once the open page has all of its own, so they never compete with it. */
+  private prefetchNeighbours(): void {
+    const doc = this.session.editor.doc;
+    const [current, ...neighbours] = this.nearbyRoots(doc);
+    if (current === undefined || !this.images.settled(imageIdsOf(doc, current))) return;
+    for (const rootId of neighbours) this.images.prefetch(imageIdsOf(doc, rootId));
   }
 
   /**
@@ -247,6 +280,7 @@ export class SceneRenderer {
 
   dispose(): void {
     for (const u of this.unsubscribe) u();
+    this.images.unpin(VIEW_PIN);
     this.scheduler.dispose();
     this.stage.destroy();
   }
@@ -256,6 +290,13 @@ export class SceneRenderer {
 function withMargin(b: { x: number; y: number; width: number; height: number }) {
   const m = Math.max(b.width, b.height) * 0.1;
   return { x: b.x - m, y: b.y - m, width: b.width + 2 * m, height: b.height + 2 * m };
+}
+
+/** The owner name of the view's pins in the shared image store. */
+const VIEW_PIN = 'view';
+
+function imageIdsOf(doc: DocState, rootId: string): string[] {
+  return drawnLayers(doc, rootId).flatMap((l) => adapterOf(l).imageIds?.(l) ?? []);
 }
 
 function sameOrder(a: readonly string[], b: readonly string[]): boolean {

@@ -20,7 +20,12 @@ export function PageStrip({ session }: { session: EditorSession }) {
           data-testid="page-thumb"
           onClick={() => session.openPage(i)}
         >
-          {page.thumbnailUrl ? <img src={page.thumbnailUrl} alt="" /> : <span className="page-thumb__blank" />}
+          {page.thumbnailUrl ? (
+            // The stored page picture, never the page drawn from its full images; off-screen ones load when scrolled to.
+            <img src={page.thumbnailUrl} alt="" loading="lazy" decoding="async" />
+          ) : (
+            <span className="page-thumb__blank" />
+          )}
           <span>{t('editor.pages.page', { n: i + 1 })}</span>
         </button>
       ))}

@@ -20,7 +20,7 @@ import {
   type Raster,
 } from '@koma/editor';
 import { api, bytesToBase64 } from '../api/index.ts';
-import { ImageStore } from '../canvas/images.ts';
+import { sharedImageStore, type ImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { exportText, reasonText, stageText } from './i18n.ts';
 import { rasterizePlan } from './rasterize.ts';
@@ -144,29 +144,38 @@ async function rasterizeAll(
 ): Promise<PageJob[]> {
   const doc = session.editor.doc;
   const wanted = planImageIds(doc, plans);
-  onProgress({ stage: exportText('stage.loadingImages'), done: 0, total: 1 });
-  await waitForImages(images, wanted, (ms) =>
-    onProgress({
-      stage: exportText('stage.loadingImagesFor', { seconds: Math.round(ms / 1000) }),
-      done: 0,
-      total: 1,
-    }),
-  );
-  const jobs: PageJob[] = [];
-  for (const [i, plan] of plans.entries()) {
-    const rasters = await rasterizePlan(doc, plan, images, session.ui.state, (done, total) =>
-      onProgress({ stage: exportText('stage.drawingPage', { page: i + 1, pages: plans.length }), done, total }),
+  // The pages being drawn keep their images whatever the budget; released once their pixels are read back.
+  images.pin(EXPORT_PIN, wanted.keys());
+  try {
+    onProgress({ stage: exportText('stage.loadingImages'), done: 0, total: 1 });
+    await waitForImages(images, wanted, (ms) =>
+      onProgress({
+        stage: exportText('stage.loadingImagesFor', { seconds: Math.round(ms / 1000) }),
+        done: 0,
+        total: 1,
+      }),
     );
-    jobs.push({ plan, rasters: [...rasters], fileName: safeFileName(plan.name) });
+    const jobs: PageJob[] = [];
+    for (const [i, plan] of plans.entries()) {
+      const rasters = await rasterizePlan(doc, plan, images, session.ui.state, (done, total) =>
+        onProgress({ stage: exportText('stage.drawingPage', { page: i + 1, pages: plans.length }), done, total }),
+      );
+      jobs.push({ plan, rasters: [...rasters], fileName: safeFileName(plan.name) });
+    }
+    return jobs;
+  } finally {
+    images.unpin(EXPORT_PIN);
   }
-  return jobs;
 }
+
+/** The owner name of an export's pins in the shared image store. */
+const EXPORT_PIN = 'export';
 
 const pixelsOf = (jobs: readonly PageJob[]): Raster[] => jobs.flatMap((j) => j.rasters.map(([, r]) => r));
 
 /** PNG of the open page (or of everything on the infinite canvas) at full resolution; free plans get the watermark. */
 export async function exportPng(session: EditorSession, plan: Plan, onProgress: ProgressFn): Promise<void> {
-  const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), new ImageStore(), onProgress);
+  const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), sharedImageStore(), onProgress);
   const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onProgress);
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
@@ -189,7 +198,7 @@ async function encodePages(
   signal?: AbortSignal,
 ): Promise<EncodedPage[]> {
   const plans = pagePlans(session, 'allPages', true);
-  const images = new ImageStore();
+  const images = sharedImageStore();
   const pages: EncodedPage[] = [];
   for (const [i, pagePlan] of plans.entries()) {
     signal?.throwIfAborted();
@@ -317,7 +326,7 @@ export async function exportPsd(
   signal?: AbortSignal,
 ): Promise<void> {
   const plans = pagePlans(session, options.scope, false);
-  const images = new ImageStore();
+  const images = sharedImageStore();
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const [i, pagePlan] of plans.entries()) {
     signal?.throwIfAborted();

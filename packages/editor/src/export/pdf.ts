@@ -69,6 +69,9 @@ export async function buildChapterPdf(pages: readonly PdfPage[], options: PdfOpt
     page.setBleedBox(boxes.bleed.x, boxes.bleed.y, boxes.bleed.width, boxes.bleed.height);
     page.setTrimBox(boxes.trim.x, boxes.trim.y, boxes.trim.width, boxes.trim.height);
     const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
+    // pdf-lib decodes a PNG to raw pixels when it is added and keeps them until save(); writing each page's image
+    // now lets those pixels go, so a chapter peaks at one decoded page instead of all of them.
+    await image.embed();
     page.drawImage(image, boxes.bleed);
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
   }

@@ -1,0 +1,89 @@
+// A chapter stays within its decoded-image budget (issue 23, item 6): with a small budget set through the store's
+// diagnostic override, visiting every page of a generated chapter evicts old pages' images instead of keeping them
+// all, never holds more than the budget, keeps the open page whole, and prefetches the next page.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage } from '../support/browser.ts';
+import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { useServerAndBrowser } from '../support/suite.ts';
+import { chapterPictures, createChapter, uploadPictures } from '../support/chapter.ts';
+
+const suite = useServerAndBrowser();
+
+const PAGES = 8;
+const IMAGES_PER_PAGE = 3;
+/** 1024² RGBA is 4 MiB: a page holds 12 MiB, the pinned three 36 MiB, the chapter 96 MiB. */
+const BUDGET_MIB = 48;
+const MiB = 1024 * 1024;
+
+interface Snapshot {
+  budgetBytes: number;
+  bytesUsed: number;
+  peakBytes: number;
+  pinnedBytes: number;
+  evicted: number;
+  currentReady: boolean;
+  nextReady: boolean;
+}
+
+/** The store's numbers and whether the open page's and the next page's images are all decoded. */
+const snapshot = (page: Page): Promise<Snapshot> =>
+  page.evaluate(() => {
+    const w = window as unknown as { __koma: any; __komaScene: any };
+    const session = w.__koma;
+    const images = w.__komaScene.images;
+    const doc = session.editor.doc;
+    const idsOf = (index: number): string[] => {
+      const p = doc.pages[index];
+      if (!p) return [];
+      return (doc.layers[p.rootId].children as string[])
+        .map((id) => doc.layers[id])
+        .filter((l) => l.type === 'IMAGE')
+        .map((l) => l.data.variations[l.data.variationsIdx].id as string);
+    };
+    const active = session.ui.state.activePage as number;
+    const ready = (ids: string[]) => ids.every((id) => images.settled([id]) && !images.failed(id));
+    return { ...images.stats(), currentReady: ready(idsOf(active)), nextReady: ready(idsOf(active + 1)) };
+  });
+
+describe('a chapter within its image budget', () => {
+  it('evicts least recently used pages, keeps the open page and prefetches the next', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl);
+    await signUp(page, uniqueEmail('chapter'));
+    const ids = await uploadPictures(
+      page.request,
+      suite.server.baseUrl,
+      await chapterPictures(PAGES * IMAGES_PER_PAGE),
+    );
+    const workspace = await createChapter(page.request, suite.server.baseUrl, ids, {
+      pages: PAGES,
+      imagesPerPage: IMAGES_PER_PAGE,
+    });
+    await page.evaluate((mib) => localStorage.setItem('koma.imageBudgetMiB', String(mib)), BUDGET_MIB);
+    await page.goto(`/editor/${workspace}`);
+    await page.waitForSelector('[data-testid=canvas] canvas');
+    await expect.poll(() => page.getByTestId('page-thumb').count()).toBe(PAGES);
+
+    for (let i = 0; i < PAGES; i++) {
+      await page.getByTestId('page-thumb').nth(i).click();
+      await expect.poll(async () => (await snapshot(page)).currentReady, { timeout: 30_000 }).toBe(true);
+      if (i < PAGES - 1) {
+        // The next page's images arrive without visiting it, so turning to it is instant.
+        await expect.poll(async () => (await snapshot(page)).nextReady, { timeout: 30_000 }).toBe(true);
+      }
+      const s = await snapshot(page);
+      expect(s.budgetBytes).toBe(BUDGET_MIB * MiB);
+      expect(s.bytesUsed).toBeLessThanOrEqual(Math.max(s.budgetBytes, s.pinnedBytes));
+    }
+    const end = await snapshot(page);
+    // Without eviction the store would hold the whole chapter (96 MiB) by now.
+    expect(end.peakBytes).toBeLessThanOrEqual(BUDGET_MIB * MiB);
+    expect(end.evicted).toBeGreaterThanOrEqual(PAGES * IMAGES_PER_PAGE - BUDGET_MIB / 4);
+    // Going back to the first page reloads it (it was evicted) and draws it whole again.
+    await page.getByTestId('page-thumb').nth(0).click();
+    await expect.poll(async () => (await snapshot(page)).currentReady, { timeout: 30_000 }).toBe(true);
+    expect((await snapshot(page)).peakBytes).toBeLessThanOrEqual(BUDGET_MIB * MiB);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});

@@ -12,6 +12,8 @@ export interface EditorOptions {
   ids?: () => string;
   random?: () => number;
   historyLimit?: number;
+  /** Every command and gesture is refused (a version shown read-only); the view still moves. */
+  readOnly?: boolean;
 }
 
 export type EditorListener = (editor: Editor) => void;
@@ -40,6 +42,7 @@ export class Editor {
   private changeCount = 0;
   private savedCount = 0;
   private viewChanged = false;
+  private readonly readOnly: boolean;
 
   constructor(doc: DocState, options: EditorOptions = {}) {
     // Frozen once, deeply, up front: otherwise immer freezes each untouched subtree the first time a command
@@ -47,6 +50,7 @@ export class Editor {
     this.state = freeze(doc, true);
     this.history = new History(options.historyLimit);
     this.ctx = { ids: options.ids ?? (() => crypto.randomUUID()), random: options.random ?? Math.random };
+    this.readOnly = options.readOnly ?? false;
   }
 
   get doc(): DocState {
@@ -102,6 +106,7 @@ export class Editor {
   /** Runs a command as one transaction: all of it lands in the document and in history, or none of it does. */
   execute<A, R>(command: Command<A, R>, args: A): CommandResult<R> {
     this.openGesture?.commit();
+    if (this.readOnly) return { ok: false, error: 'This version is read-only' };
     let value!: R;
     let next: DocState;
     let patches: Patch[];
@@ -137,7 +142,7 @@ export class Editor {
         return active;
       },
       update: (args: A) => {
-        if (!active) return false;
+        if (!active || this.readOnly) return false;
         try {
           this.state = produce(base, (draft) => {
             command.run(draft, args, this.ctx);

@@ -52,8 +52,24 @@ export function createKomaApi(http: HttpClient) {
           `/api/workspace/${enc(id)}/duplicate`,
         ),
       remove: (id: string) => http.request<void>('DELETE', `/api/workspace/${enc(id)}`),
-      revisions: (id: string) =>
-        http.request<{ items: WorkspaceRevision[] }>('GET', `/api/workspace/${enc(id)}/revisions`),
+      revisions: (id: string, page: { before?: number; limit?: number } = {}) =>
+        http.request<ReplyOf<'/api/workspace/{id}/revisions', 'get'>>(
+          'GET',
+          withQuery(`/api/workspace/${enc(id)}/revisions`, page),
+        ),
+      /** One kept version, read-only. */
+      version: (id: string, revision: number) =>
+        http.request<ReplyOf<'/api/workspace/{id}/revisions/{revision}', 'get'>>(
+          'GET',
+          `/api/workspace/${enc(id)}/revisions/${revision}`,
+        ),
+      /** A new workspace holding one kept version; returns its id. */
+      copyVersion: (id: string, revision: number, name?: string) =>
+        http.request<ReplyOf<'/api/workspace/{id}/revisions/{revision}/copy', 'post', 201>>(
+          'POST',
+          `/api/workspace/${enc(id)}/revisions/${revision}/copy`,
+          name === undefined ? {} : { name },
+        ),
       restore: (id: string, revision: number) =>
         http.request<ReplyOf<'/api/workspace/{id}/revisions/{revision}/restore', 'post'>>(
           'POST',

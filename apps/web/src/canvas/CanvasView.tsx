@@ -18,10 +18,12 @@ interface Props {
   fps?: number;
   restricted?: boolean;
   onRenderer?: (renderer: SceneRenderer | null) => void;
+  /** A read-only preview beside the editor's own canvas: it leaves the page-wide test hooks to that one. */
+  preview?: boolean;
 }
 
 /** The canvas: a Konva stage driven by the session, with pointer, wheel, pinch and drop input. */
-export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu }: Props) {
+export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu, preview }: Props) {
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const menuRef = useRef(onContextMenu);
@@ -35,7 +37,7 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
     setRenderer(scene);
     onRenderer?.(scene);
     // Benchmarks and tests drive the renderer directly (see bench/canvas.bench.ts).
-    (window as { __komaScene?: SceneRenderer }).__komaScene = scene;
+    if (!preview) (window as { __komaScene?: SceneRenderer }).__komaScene = scene;
     (window as { __komaTailTip?: typeof tailTip }).__komaTailTip = tailTip;
     // Browser specs read how a text layer is set (glyph kinds, ruby) with the browser's own font metrics.
     (window as { __komaLayoutText?: unknown }).__komaLayoutText = (data: TextData) =>

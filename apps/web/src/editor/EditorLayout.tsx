@@ -10,6 +10,7 @@ import { PageStrip } from './PageStrip.tsx';
 import { RightPanel } from './RightPanel.tsx';
 import { Toast } from './Toast.tsx';
 import { ConflictDialog } from './ConflictDialog.tsx';
+import { HistoryPanel } from './history/HistoryPanel.tsx';
 import { AddBar } from './AddBar.tsx';
 import { ContextMenu, type ContextMenuState } from './ContextMenu.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
@@ -156,6 +157,8 @@ export function EditorLayout({ session }: { session: EditorSession }) {
   const [sheet, setSheet] = useState<Side | null>(null);
   const [shortcuts, setShortcuts] = useState(false);
   const openShortcuts = useCallback(() => setShortcuts(true), []);
+  const [history, setHistory] = useState(false);
+  const closeHistory = useCallback(() => setHistory(false), []);
   useEditorInput(session, openShortcuts);
 
   const isOpen = (side: Side) =>
@@ -179,7 +182,15 @@ export function EditorLayout({ session }: { session: EditorSession }) {
       data-screen={screen}
     >
       <Header />
-      <TopBar session={session} phone={phone} left={left} right={right} onShortcuts={openShortcuts} />
+      <TopBar
+        session={session}
+        phone={phone}
+        left={left}
+        right={right}
+        onShortcuts={openShortcuts}
+        onHistory={() => setHistory(!history)}
+        historyOpen={history}
+      />
       <div className="editor-body">
         <Sidebar
           side="left"
@@ -198,6 +209,7 @@ export function EditorLayout({ session }: { session: EditorSession }) {
           <CompositeOverlay session={session} />
           <ProcessingOverlay session={session} />
           <ImportProgressList session={session} />
+          {history && <HistoryPanel session={session} onClose={closeHistory} />}
           {/* One column along the bottom: toasts stack above the queue, which shrinks (and scrolls) to leave them room. */}
           <div className="canvas-dock">
             <Toast session={session} />

@@ -25,6 +25,7 @@ const PATHS = {
   sliders: 'M4 21v-7 M4 10V3 M12 21v-9 M12 8V3 M20 21v-5 M20 12V3 M1 14h6 M9 8h6 M17 16h6',
   close: 'M6 6l12 12 M18 6L6 18',
   more: 'M5 12h.01 M12 12h.01 M19 12h.01',
+  history: 'M3 12a9 9 0 1 0 3-6.7 M3 4v5h5 M12 7v5l3 3',
   grip: 'M9 6h.01 M15 6h.01 M9 12h.01 M15 12h.01 M9 18h.01 M15 18h.01',
 } as const;
 

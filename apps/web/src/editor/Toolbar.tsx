@@ -10,6 +10,7 @@ import { WorkspaceName } from './WorkspaceName.tsx';
 import { toolKey } from './shortcut-table.ts';
 import type { Side } from './layout/sidebars.ts';
 import './i18n-shell.ts';
+import './history/i18n.ts';
 
 const ICONS: Record<(typeof TOOLS)[number], IconName> = {
   MOVE: 'move',
@@ -70,13 +71,16 @@ interface TopBarProps {
   left: { open: boolean; toggle: () => void };
   right: { open: boolean; toggle: () => void };
   onShortcuts: () => void;
+  /** Opens the History panel. */
+  onHistory?: () => void;
+  historyOpen?: boolean;
 }
 
 /**
  * The editor's top bar: the workspace name, the tools (in the bottom bar on a phone), undo and redo, upload, the
  * shortcut sheet, export and the save state, with the sidebar toggles at either end.
  */
-export function TopBar({ session, phone, left, right, onShortcuts }: TopBarProps) {
+export function TopBar({ session, phone, left, right, onShortcuts, onHistory, historyOpen }: TopBarProps) {
   const t = useT();
   const tool = useUi(session, (s) => s.tool);
   const brushSize = useUi(session, (s) => s.brushSize);
@@ -119,6 +123,19 @@ export function TopBar({ session, phone, left, right, onShortcuts }: TopBarProps
         <Icon name="redo" size={18} />
       </button>
       <ImportButton session={session} label={!phone} />
+      {onHistory && (
+        <button
+          type="button"
+          className={`tool-button${historyOpen ? ' tool-button--active' : ''}`}
+          title={t('history.open')}
+          aria-label={t('history.open')}
+          aria-pressed={historyOpen ?? false}
+          data-testid="history-button"
+          onClick={onHistory}
+        >
+          <Icon name="history" size={18} />
+        </button>
+      )}
       {!phone && (
         <button
           type="button"

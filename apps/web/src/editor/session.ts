@@ -83,7 +83,8 @@ export class EditorSession implements InteractionHost {
     readonly workspaceId: string,
     record: WorkspaceRecord,
     private readonly api: KomaApi,
-    options: { restricted?: boolean } = {},
+    /** `readOnly`: a version shown by the History panel; every edit is refused and nothing is saved. */
+    options: { restricted?: boolean; readOnly?: boolean } = {},
   ) {
     // The stored bytes as the server holds them; decoding may repair its own input, so it gets a copy.
     this.acknowledged = { revision: record.revision, data: structuredClone(record.data) };
@@ -95,7 +96,7 @@ export class EditorSession implements InteractionHost {
     this.revision = record.revision;
     const state = normalize(decoded.value, record.type);
     if (options.restricted) lockDefaultPanels(state);
-    this.editor = new Editor(state);
+    this.editor = new Editor(state, { readOnly: options.readOnly ?? false });
     this.ui = new UiStore(initialUiState(decoded.value.lastPage));
     // Undo, redo and saves from elsewhere can take away the open page or selected layers: the UI follows.
     bindUiRepair(this.editor, this.ui);

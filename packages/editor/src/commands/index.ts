@@ -17,3 +17,4 @@ export { getLayer, rootOf, pageBoundsFor } from './helpers.ts';
 export { panelsUnder } from './panel-helpers.ts';
 export * from './regional.ts';
 export * from './sketch-map.ts';
+export * from './restore.ts';

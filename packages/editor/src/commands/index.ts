@@ -13,6 +13,8 @@ export * from './sketch.ts';
 export * from './text.ts';
 export * from './panels.ts';
 export * from './pages.ts';
+export * from './page-setup.ts';
+export * from './bleed-panel.ts';
 export { getLayer, rootOf, pageBoundsFor } from './helpers.ts';
 export { panelsUnder } from './panel-helpers.ts';
 export * from './regional.ts';

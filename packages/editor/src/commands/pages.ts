@@ -1,4 +1,4 @@
-import { createComicPage, type Layer } from '@koma/domain';
+import { createComicPage, pageSetupBoxes, type Layer } from '@koma/domain';
 import type { DocState } from '../store/state.ts';
 import { CommandError, defineCommand } from './command.ts';
 import { deleteLayer, getLayer } from './helpers.ts';
@@ -6,7 +6,8 @@ import { deleteLayer, getLayer } from './helpers.ts';
 /** Adds a page with one default panel; returns its uuid. */
 export const addPage = defineCommand('Add page', (doc: DocState, args: { index?: number }, ctx) => {
   if (doc.type !== 'COMIC') throw new CommandError('Only comics have pages');
-  const page = createComicPage(ctx.ids, doc.comicConfiguration.width, doc.comicConfiguration.height);
+  const { width, height, setup } = doc.comicConfiguration;
+  const page = createComicPage(ctx.ids, width, height, pageSetupBoxes(setup).safe);
   const add = (layer: Layer, parent: string | null): void => {
     const { children, ...rest } = layer;
     doc.layers[layer.id] = { ...rest, parent, clipTarget: null, children: children.map((c) => c.id) };

@@ -1,4 +1,4 @@
-import { PSD_EXPORT_HEIGHT, PSD_EXPORT_WIDTH } from '@koma/domain';
+import { PSD_EXPORT_HEIGHT, PSD_EXPORT_WIDTH, pageCanvasSize, type ComicConfiguration } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { kindOf } from '../kinds/lookup.ts';
 import { placedBounds, placementOf } from '../kinds/placement.ts';
@@ -9,6 +9,15 @@ export type * from './plan-types.ts';
 export { clampName } from './rects.ts';
 
 const CALLER_ROLES: ReadonlySet<RasterRole> = new Set(['image', 'shape', 'textBackground', 'text']);
+
+/**
+ * The pixel size a comic page exports at: the spec's 1700 × 2400 for the default setup (editor.md §9), else the
+ * setup's own canvas (trim plus bleed at its dpi), one canvas pixel to one exported pixel.
+ */
+export function comicExportSize(comic: ComicConfiguration): { width: number; height: number } {
+  if (comic.setup.preset === 'DEFAULT') return { width: PSD_EXPORT_WIDTH, height: PSD_EXPORT_HEIGHT };
+  return pageCanvasSize(comic.setup);
+}
 
 /** The rasters the caller must draw for a plan (every layer, hidden ones too, so that they stay in the file). */
 export function rastersToDraw(plan: PagePlan): PlanRaster[] {
@@ -33,7 +42,7 @@ export function planPage(doc: DocState, rootId: string, options: PlanOptions = {
   const size =
     options.size ??
     (doc.type === 'COMIC'
-      ? { width: PSD_EXPORT_WIDTH, height: PSD_EXPORT_HEIGHT }
+      ? comicExportSize(comic)
       : { width: Math.max(1, Math.round(area.width)), height: Math.max(1, Math.round(area.height)) });
   const scaleX = size.width / area.width;
   const scaleY = size.height / area.height;

@@ -75,6 +75,8 @@ export interface LayerKind<T extends LayerType = LayerType> {
   translate?(node: LayerNode<T>, dx: number, dy: number): void;
   /** Resize: puts the layer into a new box (the default sets the transform). */
   placeBox?(doc: DocState, node: LayerNode<T>, box: Box): void;
+  /** A page-setup change scaled the page by `factor`: what else scales besides the box (a text's font size). */
+  rescale?(node: LayerNode<T>, factor: number): void;
 
   // Lifecycle in the tree
   /** Before the layer leaves the document (a panel unlinks its neighbours). */

@@ -1,5 +1,6 @@
 import { DUPLICATE_OFFSET, createPanelLayer, zPanelData } from '@koma/domain';
 import { addPanel } from '../commands/add.ts';
+import { bleedPanel } from '../commands/bleed-panel.ts';
 import { pageBoundsFor, rootOf } from '../commands/helpers.ts';
 import { panelsUnder, renumberPanels, unlinkNeighbors } from '../commands/panel-helpers.ts';
 import {
@@ -118,6 +119,7 @@ export const panelKind = defineKind({
     splitPanel,
     movePanelVertices,
     togglePanelBorder,
+    bleedPanel,
     setPanelDetails,
     applyLayoutPreset,
     applyRandomLayout,

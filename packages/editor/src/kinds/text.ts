@@ -30,6 +30,18 @@ export const textKind = defineKind({
   raster: false,
   keepAspect: false,
   carriesClipped: false,
+  rescale(node, factor) {
+    const d = node.data;
+    d.fontSize *= factor;
+    d.tailLength *= factor;
+    d.tailWidth *= factor;
+    d.paddings = {
+      top: d.paddings.top * factor,
+      right: d.paddings.right * factor,
+      bottom: d.paddings.bottom * factor,
+      left: d.paddings.left * factor,
+    };
+  },
   handles(node) {
     const tip = tailTip(node);
     return tip ? [tip] : [];

@@ -44,3 +44,14 @@ describe('page plan', () => {
     expect(names(plan.nodes).slice(-3)).toEqual(['Logo', 'Hello background', 'Hello']);
   });
 });
+
+describe('page plan size from the page setup', () => {
+  it('exports a default page at the spec 1700 × 2400 and a B5 page at its trim plus bleed, 1:1', async () => {
+    const { presetPageSetup, pageCanvasSize } = await import('@koma/domain');
+    const { doc, rootId } = fixtureDoc();
+    expect(planPage(doc, rootId)).toMatchObject({ width: 1700, height: 2400 });
+    const setup = presetPageSetup('MANGA_B5');
+    doc.comicConfiguration = { ...doc.comicConfiguration, setup, ...pageCanvasSize(setup) };
+    expect(planPage(doc, rootId)).toMatchObject({ width: 2590, height: 3623, scaleX: 1, scaleY: 1 });
+  });
+});

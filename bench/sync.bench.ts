@@ -1,0 +1,324 @@
+/**
+ * Saves that send what changed (issue 14): a 10-page, 500-layer comic; after each small command (one layer
+ * moved) the editor's own patch builder makes the save, sent over HTTP on loopback to the real server app in this
+ * process (SQLite). Beside it, in the same run, the full-document PUT the editor sent before. Then the stored
+ * versions are read back cold: the time to rebuild and open the oldest of them and the worst placed one (just
+ * before a keyframe).
+ *
+ * Server CPU per request is process CPU between Fastify's onRequest and onResponse: the client is idle then,
+ * awaiting the answer. Targets: a one-layer change sends < 2 KB and costs < 1 ms server CPU at p50; storage per
+ * version < 2 % of the document; any version opens in < 300 ms.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  createComicPage,
+  createPanelLayer,
+  createTextLayer,
+  createWorkspaceData,
+  decodeWorkspaceData,
+  diffJson,
+  encodeWorkspaceData,
+  type WorkspaceData,
+} from '@koma/domain';
+import { Editor, denormalize, moveLayers, normalize } from '@koma/editor';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig, type ServerConfig } from '../apps/server/src/config.ts';
+import { printTable, summarize } from './stats.ts';
+
+const SAVES = Number(process.env.BENCH_SAVES ?? 1000);
+const FULL_SAVES = Number(process.env.BENCH_FULL_SAVES ?? 200);
+const PAGES = 10;
+const LAYERS_PER_PAGE = 50;
+
+/** 10 pages × 50 layers (a few panels, the rest speech text), as the editor would save it. */
+function comic(): { data: WorkspaceData; textIds: string[] } {
+  let n = 0;
+  const ids = () => `id-${++n}`;
+  const data = createWorkspaceData('COMIC', ids);
+  while (data.pages.length < PAGES) data.pages.push(createComicPage(ids));
+  const textIds: string[] = [];
+  for (const page of data.pages) {
+    const root = page.rootLayer;
+    for (let i = 1; i < 5; i++) {
+      root.children.push(
+        createPanelLayer(ids(), { x: 40 + i * 10, y: 40 + i * 300, size: { width: 800, height: 280 } }),
+      );
+    }
+    while (root.children.length < LAYERS_PER_PAGE) {
+      const id = ids();
+      textIds.push(id);
+      root.children.push(
+        createTextLayer(
+          id,
+          { x: (n * 37) % 1400, y: (n * 53) % 2200, size: { width: 260, height: 110 } },
+          { text: `Line ${n}: we should go before the tide turns.` },
+        ),
+      );
+    }
+  }
+  return { data: encodeWorkspaceData(data), textIds };
+}
+
+interface Sample {
+  bytes: number;
+  cpuMs: number;
+  latencyMs: number;
+}
+
+class Server {
+  app!: FastifyInstance;
+  base = '';
+  private cpu = new Map<string, NodeJS.CpuUsage>();
+  private lastCpu = 0;
+
+  constructor(private readonly config: ServerConfig) {}
+
+  async start(): Promise<void> {
+    this.app = await buildApp(this.config, { logger: false });
+    this.app.addHook('onRequest', async (request) => {
+      this.cpu.set(request.id, process.cpuUsage());
+    });
+    this.app.addHook('onResponse', async (request) => {
+      const start = this.cpu.get(request.id);
+      this.cpu.delete(request.id);
+      if (!start) return;
+      const used = process.cpuUsage(start);
+      this.lastCpu = (used.user + used.system) / 1000;
+    });
+    await this.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = this.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    this.base = `http://127.0.0.1:${address.port}`;
+  }
+
+  /** CPU of the last answered request (ms). */
+  takeCpu(): number {
+    const value = this.lastCpu;
+    this.lastCpu = 0;
+    return value;
+  }
+
+  async storedBytes(id: string): Promise<{ bytes: number; rows: number; keyframes: number }> {
+    const rows = await this.app.koma.database.db
+      .selectFrom('workspace_revisions')
+      .select(['kind', 'data'])
+      .where('workspace_id', '=', id)
+      .execute();
+    return {
+      bytes: rows.reduce((sum, row) => sum + Buffer.byteLength(row.data), 0),
+      rows: rows.length,
+      keyframes: rows.filter((row) => row.kind === 'full').length,
+    };
+  }
+}
+
+async function call(
+  server: Server,
+  cookie: string,
+  method: string,
+  url: string,
+  body?: string,
+): Promise<{ status: number; json: unknown; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(server.base + url, {
+    method,
+    headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body } : {}),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  return { status: response.status, json: text ? JSON.parse(text) : null, ms };
+}
+
+/** One editor session's autosaves: each after one command that moves one layer. */
+async function autosaves(
+  server: Server,
+  cookie: string,
+  id: string,
+  textIds: string[],
+  count: number,
+  mode: 'patch' | 'full',
+): Promise<{ samples: Sample[]; diffMs: number[] }> {
+  const got = await call(server, cookie, 'GET', `/api/workspace/${id}`);
+  const record = got.json as { revision: number; data: unknown };
+  const decoded = decodeWorkspaceData(structuredClone(record.data));
+  if (!decoded.ok) throw new Error(decoded.error.message);
+  const editor = new Editor(normalize(decoded.value, 'COMIC'));
+  let acknowledged: unknown = record.data;
+  let revision = record.revision;
+  const samples: Sample[] = [];
+  const diffMs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const layer = textIds[(i * 7) % textIds.length]!;
+    const moved = editor.execute(moveLayers, { ids: [layer], dx: 1, dy: i % 2 === 0 ? 1 : -1 });
+    if (!moved.ok) throw new Error(moved.error);
+    // What EditorSession.save does.
+    const t0 = performance.now();
+    const data = encodeWorkspaceData(denormalize(editor.doc));
+    let body: string;
+    let url: string;
+    let method: string;
+    if (mode === 'patch') {
+      body = JSON.stringify({ revision, patch: diffJson(acknowledged, data) });
+      url = `/api/workspace/${id}/patches`;
+      method = 'POST';
+    } else {
+      body = JSON.stringify({ data, revision });
+      url = `/api/workspace/${id}`;
+      method = 'PUT';
+    }
+    diffMs.push(performance.now() - t0);
+    const answer = await call(server, cookie, method, url, body);
+    if (answer.status !== 200) throw new Error(`save ${i} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+    revision = (answer.json as { revision: number }).revision;
+    acknowledged = data;
+    samples.push({ bytes: Buffer.byteLength(body), cpuMs: server.takeCpu(), latencyMs: answer.ms });
+  }
+  return { samples, diffMs };
+}
+
+/** Reads one version cold (the server rebuilds it) and opens it as the editor does. */
+async function openVersion(server: Server, cookie: string, id: string, revision: number) {
+  const got = await call(server, cookie, 'GET', `/api/workspace/${id}/revisions/${revision}`);
+  if (got.status !== 200) throw new Error(`version ${revision} answered ${got.status}`);
+  const serverCpu = server.takeCpu();
+  const t0 = performance.now();
+  const decoded = decodeWorkspaceData((got.json as { data: unknown }).data);
+  if (!decoded.ok) throw new Error(decoded.error.message);
+  new Editor(normalize(decoded.value, 'COMIC'));
+  const openMs = performance.now() - t0;
+  return { readMs: got.ms, serverCpu, openMs };
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'koma-bench-sync-'));
+  const config = { ...loadConfig({ DATA_DIR: dataDir, SIGNIN_RATE_LIMIT: '1000', LOG_LEVEL: 'silent' }) };
+  const server = new Server(config);
+  await server.start();
+  try {
+    const signup = await fetch(`${server.base}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench-sync@example.com', password: 'bench-password' }),
+    });
+    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const { data, textIds } = comic();
+    const documentBytes = Buffer.byteLength(JSON.stringify(data));
+    const create = async (name: string) =>
+      (
+        (await call(server, cookie, 'POST', '/api/workspace', JSON.stringify({ name, data }))).json as {
+          id: string;
+        }
+      ).id;
+    const patchId = await create('patch saves');
+    const fullId = await create('full saves');
+    const layerCount = data.pages.reduce((sum, page) => sum + page.rootLayer.children.length, 0);
+    console.log(
+      `Document: ${PAGES} pages, ${layerCount} layers, ${(documentBytes / 1024).toFixed(0)} KB; ${SAVES} patch saves, ${FULL_SAVES} full PUTs`,
+    );
+
+    // Warm-up, so both paths are measured with the JIT settled.
+    const warm = await create('warm-up');
+    await autosaves(server, cookie, warm, textIds, 30, 'patch');
+    await autosaves(server, cookie, warm, textIds, 10, 'full');
+
+    const before = { patch: await server.storedBytes(patchId), full: await server.storedBytes(fullId) };
+    const full = await autosaves(server, cookie, fullId, textIds, FULL_SAVES, 'full');
+    const patch = await autosaves(server, cookie, patchId, textIds, SAVES, 'patch');
+    const after = { patch: await server.storedBytes(patchId), full: await server.storedBytes(fullId) };
+
+    const row = (name: string, run: { samples: Sample[]; diffMs: number[] }, stored: number, versions: number) => {
+      const bytes = summarize(run.samples.map((s) => s.bytes));
+      const cpu = summarize(run.samples.map((s) => s.cpuMs));
+      const latency = summarize(run.samples.map((s) => s.latencyMs));
+      const perVersion = stored / versions;
+      return {
+        save: name,
+        n: run.samples.length,
+        'req bytes p50': bytes.p50,
+        'req bytes p99': bytes.p99,
+        'server CPU p50 ms': cpu.p50,
+        'server CPU p99 ms': cpu.p99,
+        'latency p50 ms': latency.p50,
+        'latency p99 ms': latency.p99,
+        'client build p50 ms': summarize(run.diffMs).p50,
+        'stored B/version': perVersion,
+        '% of doc': (100 * perVersion) / documentBytes,
+      };
+    };
+    const patchRow = row('patch (POST …/patches)', patch, after.patch.bytes - before.patch.bytes, SAVES);
+    const fullRow = row('full (PUT, before)', full, after.full.bytes - before.full.bytes, FULL_SAVES);
+    printTable('Per save (one layer moved before each)', [patchRow, fullRow]);
+    printTable('Patch save against full PUT, same run (smaller is better)', [
+      {
+        'request bytes': patchRow['req bytes p50'] / fullRow['req bytes p50'],
+        'server CPU p50': patchRow['server CPU p50 ms'] / fullRow['server CPU p50 ms'],
+        'latency p50': patchRow['latency p50 ms'] / fullRow['latency p50 ms'],
+        'latency p99': patchRow['latency p99 ms'] / fullRow['latency p99 ms'],
+      },
+    ]);
+    console.log(
+      `Stored rows for the patch workspace: ${after.patch.rows} (${after.patch.keyframes} keyframes), ${(after.patch.bytes / 1024).toFixed(0)} KB in all`,
+    );
+
+    // Cold reads: a fresh server process state (empty document cache) on the same database.
+    await server.app.close();
+    await server.start();
+    const head = (await call(server, cookie, 'GET', `/api/workspace/${patchId}`)).json as { revision: number };
+    const headMs: number[] = [];
+    const oldest = head.revision - SAVES + 1;
+    const every = config.history.keyframes.every;
+    // The 1,000th-oldest version, and versions just before a keyframe (most patches to apply).
+    const worst = Array.from({ length: 5 }, (_, k) => every * (k + 2) - 1).filter((r) => r < head.revision);
+    const opened = [];
+    for (const [label, revision] of [
+      ['1,000th-oldest', oldest] as const,
+      ...worst.map((r) => ['before a keyframe', r] as const),
+    ]) {
+      const o = await openVersion(server, cookie, patchId, revision);
+      opened.push({
+        version: `${label} (r${revision})`,
+        'read ms': o.readMs,
+        'server CPU ms': o.serverCpu,
+        'open ms': o.openMs,
+        'total ms': o.readMs + o.openMs,
+      });
+    }
+    await server.app.close();
+    await server.start();
+    const t0 = performance.now();
+    await call(server, cookie, 'GET', `/api/workspace/${patchId}`);
+    headMs.push(performance.now() - t0);
+    opened.push({
+      version: `head, cold (r${head.revision})`,
+      'read ms': headMs[0]!,
+      'server CPU ms': server.takeCpu(),
+      'open ms': 0,
+      'total ms': headMs[0]!,
+    });
+    printTable('Rebuild and open a stored version, cold cache', opened);
+
+    const worstOpen = Math.max(...opened.map((o) => o['total ms']));
+    console.log('\nTargets');
+    console.log(
+      `  one-layer change < 2 KB:          ${patchRow['req bytes p50'] < 2048 ? 'met' : 'NOT met'} (${patchRow['req bytes p50']} B)`,
+    );
+    console.log(
+      `  server CPU p50 < 1 ms:            ${patchRow['server CPU p50 ms'] < 1 ? 'met' : 'NOT met'} (${patchRow['server CPU p50 ms'].toFixed(2)} ms)`,
+    );
+    console.log(
+      `  storage per version < 2 % of doc: ${patchRow['% of doc'] < 2 ? 'met' : 'NOT met'} (${patchRow['% of doc'].toFixed(2)} %)`,
+    );
+    console.log(
+      `  any version opens < 300 ms:       ${worstOpen < 300 ? 'met' : 'NOT met'} (worst ${worstOpen.toFixed(0)} ms)`,
+    );
+  } finally {
+    await server.app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

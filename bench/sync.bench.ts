@@ -78,15 +78,18 @@ class Server {
 
   async start(): Promise<void> {
     this.app = await buildApp(this.config, { logger: false });
-    this.app.addHook('onRequest', async (request) => {
+    this.app.addHook('onRequest', (request, _reply, done) => {
       this.cpu.set(request.id, process.cpuUsage());
+      done();
     });
-    this.app.addHook('onResponse', async (request) => {
+    this.app.addHook('onResponse', (request, _reply, done) => {
       const start = this.cpu.get(request.id);
       this.cpu.delete(request.id);
-      if (!start) return;
-      const used = process.cpuUsage(start);
-      this.lastCpu = (used.user + used.system) / 1000;
+      if (start) {
+        const used = process.cpuUsage(start);
+        this.lastCpu = (used.user + used.system) / 1000;
+      }
+      done();
     });
     await this.app.listen({ host: '127.0.0.1', port: 0 });
     const address = this.app.server.address();

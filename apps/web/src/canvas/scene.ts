@@ -7,6 +7,7 @@ import type { RenderContext } from './adapters/types.ts';
 import { adapterOf } from './adapters/registry.ts';
 import { applyAppearance, applyBlend, clipWrapper, drawnLayers, placeBody } from './common.ts';
 import { drawOverlay } from './overlay.ts';
+import { drawPageGuides } from './page-guides.ts';
 import { renderThumbnail } from './thumbnail.ts';
 
 interface Entry {
@@ -159,6 +160,7 @@ export class SceneRenderer {
     }
     this.updatePins(doc);
     this.overlay.destroyChildren();
+    if (comic) drawPageGuides(this.overlay, doc, view.zoom);
     drawOverlay(this.overlay, doc, ui, view.zoom, this.session.activeRoot());
     this.updatePageCache(doc, ui, view.zoom);
     this.lastDoc = doc;

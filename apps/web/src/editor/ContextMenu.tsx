@@ -10,10 +10,12 @@ import {
   setVisibility,
   splitPanel,
   togglePanelBorder,
+  bleedPanel,
   unclipLayer,
 } from '@koma/editor';
 import type { EditorSession } from './session.ts';
 import { useDoc } from './hooks.ts';
+import '../setup/i18n.ts';
 import { useT } from '../i18n/index.ts';
 
 export interface ContextMenuState {
@@ -108,6 +110,7 @@ export function ContextMenu({
       'split-v',
     ]);
     items.push([t('editor.layer.border'), () => e.execute(togglePanelBorder, { id: node.id }), 'border']);
+    items.push([t('setup.bleedPanel'), () => e.execute(bleedPanel, { id: node.id }), 'bleed']);
   }
   items.push([
     t('editor.layers.remove'),

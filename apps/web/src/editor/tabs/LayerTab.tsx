@@ -6,6 +6,7 @@ import {
   setPanelDetails,
   splitPanel,
   togglePanelBorder,
+  bleedPanel,
   updateText,
   kindOf,
   type LayerNode,
@@ -14,6 +15,7 @@ import {
 import type { ReactNode } from 'react';
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
+import '../../setup/i18n.ts';
 import { useT } from '../../i18n/index.ts';
 import { ImageOperations } from '../../generation/ImageOperations.tsx';
 import { fittedSize } from '../../canvas/text-measure.ts';
@@ -275,6 +277,14 @@ function PanelFields({ session, node }: { session: EditorSession; node: LayerNod
         />
         {t('editor.layer.ignoreNeighbors')}
       </label>
+      <button
+        type="button"
+        className="button button--small"
+        data-testid="bleed-panel"
+        onClick={() => session.editor.execute(bleedPanel, { id: node.id })}
+      >
+        {t('setup.bleedPanel')}
+      </button>
       <label className="field">
         <span>{t('editor.layer.description')}</span>
         <textarea

@@ -1,9 +1,10 @@
-import { setGeneratedStory, setReadingOrder } from '@koma/editor';
+import { setGeneratedStory, setPageSetup, setReadingOrder } from '@koma/editor';
+import { PageSetupPicker } from '../../setup/PageSetupPicker.tsx';
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
 import { useT } from '../../i18n/index.ts';
 
-/** Reading order (renumbers every page), the reading-order overlay, and the page's story text. */
+/** Reading order (renumbers every page), the page setup, the reading-order overlay, and the page's story text. */
 export function PageTab({ session }: { session: EditorSession }) {
   const t = useT();
   const doc = useDoc(session);
@@ -28,6 +29,16 @@ export function PageTab({ session }: { session: EditorSession }) {
             </label>
           ))}
         </fieldset>
+      )}
+      {session.type === 'COMIC' && (
+        <>
+          <PageSetupPicker
+            value={doc.comicConfiguration.setup}
+            onChange={(setup) => session.editor.execute(setPageSetup, { setup })}
+            testId="page-setup"
+          />
+          <small className="muted">{t('setup.legend')}</small>
+        </>
       )}
       <label className="checkbox">
         <input

@@ -8,7 +8,9 @@ import { RenameDialog } from '../../components/RenameDialog.tsx';
 import { errorText } from '../../components/errorText.ts';
 import { navigate } from '../../router/history.ts';
 import { paths } from '../../router/routes.ts';
-import { newWorkspaceRequest } from './newWorkspace.ts';
+import { newWorkspaceRequest, randomIds } from './newWorkspace.ts';
+import { PageSetupPicker } from '../../setup/PageSetupPicker.tsx';
+import { presetPageSetup, type PageSetup } from '@koma/domain';
 import { useWorkspaces } from './useWorkspaces.ts';
 import { WorkspaceCard } from './WorkspaceCard.tsx';
 import './dashboard.css';
@@ -21,13 +23,14 @@ export function DashboardScreen() {
   const [pending, setPending] = useState<Pending>(null);
   const [creating, setCreating] = useState<WorkspaceType | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [setup, setSetup] = useState<PageSetup>(() => presetPageSetup('DEFAULT'));
 
   const create = async (type: WorkspaceType) => {
     setCreating(type);
     setNotice(null);
     const name = t(type === 'COMIC' ? 'dashboard.defaultComicName' : 'dashboard.defaultInfiniteName');
     let failure: unknown = null;
-    const id = await createWorkspaceOrEmpty(api, newWorkspaceRequest(type, name), (message, error) => {
+    const id = await createWorkspaceOrEmpty(api, newWorkspaceRequest(type, name, randomIds, type === 'COMIC' ? setup : undefined), (message, error) => {
       console.error(message);
       failure = error;
     });
@@ -91,6 +94,7 @@ export function DashboardScreen() {
               </button>
             ))}
           </div>
+          <PageSetupPicker value={setup} onChange={setSetup} testId="new-comic-setup" />
         </div>
 
         {notice && (

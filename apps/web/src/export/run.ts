@@ -11,6 +11,7 @@ import {
   stripObstacles,
   defineCommand,
   planPage,
+  comicPrintGeometry,
   safeFileName,
   setVisibility,
   type AddImageArgs,
@@ -262,6 +263,8 @@ export async function exportPdf(
         title: session.name || 'Koma',
         readingOrder: session.editor.doc.comicConfiguration.readingOrder,
         cropMarks: options.cropMarks,
+        // Trim and bleed boxes from the page setup: the page images are its canvas at its dpi.
+        ...comicPrintGeometry(session.editor.doc.comicConfiguration),
       },
       tone: options.tone,
       fileName: `${base}.pdf`,

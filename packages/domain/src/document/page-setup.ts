@@ -29,7 +29,7 @@ export const MONO_DPI = 600;
 export const DEFAULT_BLEED_MM = 3;
 export const DEFAULT_SAFE_MM = 5;
 /** Webtoon column width (the WEBTOON/LINE Webtoon upload width) and the long page's height, in pixels. */
-export const WEBTOON_WIDTH = 800;
+export const WEBTOON_PAGE_WIDTH = 800;
 export const WEBTOON_PAGE_HEIGHT = 6400;
 /** The largest page canvas side a setup may produce (a 600 dpi A4 with bleed is about 5,100 × 7,100). */
 export const MAX_PAGE_SIDE_PX = 20000;
@@ -95,7 +95,7 @@ export function presetPageSetup(preset: PageSetupPreset, ink: PageInk = 'COLOR')
       return {
         preset,
         unit: 'px',
-        trimWidth: WEBTOON_WIDTH,
+        trimWidth: WEBTOON_PAGE_WIDTH,
         trimHeight: WEBTOON_PAGE_HEIGHT,
         bleed: 0,
         safe: 40,

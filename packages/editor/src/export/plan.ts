@@ -1,4 +1,10 @@
-import { PSD_EXPORT_HEIGHT, PSD_EXPORT_WIDTH, pageCanvasSize, type ComicConfiguration } from '@koma/domain';
+import {
+  PSD_EXPORT_HEIGHT,
+  PSD_EXPORT_WIDTH,
+  pageCanvasSize,
+  pageSetupBoxes,
+  type ComicConfiguration,
+} from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { kindOf } from '../kinds/lookup.ts';
 import { placedBounds, placementOf } from '../kinds/placement.ts';
@@ -17,6 +23,12 @@ const CALLER_ROLES: ReadonlySet<RasterRole> = new Set(['image', 'shape', 'textBa
 export function comicExportSize(comic: ComicConfiguration): { width: number; height: number } {
   if (comic.setup.preset === 'DEFAULT') return { width: PSD_EXPORT_WIDTH, height: PSD_EXPORT_HEIGHT };
   return pageCanvasSize(comic.setup);
+}
+
+/** How a comic's exported page images are printed: their resolution and bleed in exported pixels. */
+export function comicPrintGeometry(comic: ComicConfiguration): { dpi: number; bleedPx: number } {
+  if (comic.setup.preset === 'DEFAULT') return { dpi: comic.setup.dpi, bleedPx: 0 };
+  return { dpi: comic.setup.dpi, bleedPx: pageSetupBoxes(comic.setup).bleedPx };
 }
 
 /** The rasters the caller must draw for a plan (every layer, hidden ones too, so that they stay in the file). */

@@ -30,10 +30,14 @@ export function DashboardScreen() {
     setNotice(null);
     const name = t(type === 'COMIC' ? 'dashboard.defaultComicName' : 'dashboard.defaultInfiniteName');
     let failure: unknown = null;
-    const id = await createWorkspaceOrEmpty(api, newWorkspaceRequest(type, name, randomIds, type === 'COMIC' ? setup : undefined), (message, error) => {
-      console.error(message);
-      failure = error;
-    });
+    const id = await createWorkspaceOrEmpty(
+      api,
+      newWorkspaceRequest(type, name, randomIds, type === 'COMIC' ? setup : undefined),
+      (message, error) => {
+        console.error(message);
+        failure = error;
+      },
+    );
     setCreating(null);
     if (id) navigate(paths.editor(id));
     else setNotice(t('dashboard.failed_to_create', { message: errorText(failure, t) }));

@@ -123,20 +123,20 @@ describe('page setups', () => {
     const info2 = strFromU8(files['ComicInfo.xml']!);
     expect(info2).toContain('<Manga>YesAndRightToLeft</Manga>');
     expect(info2).toContain('<PageCount>1</PageCount>');
-    const png = await sharp(files['001.png']!).metadata();
+    const png = await sharp(files['001.png']).metadata();
     expect([png.width, png.height]).toEqual([2590, 3623]);
     execFileSync('pdftoppm', ['-r', '350', '-png', '-singlefile', pdf.file, path.join(tmp, 'b5')]);
     // pdftoppm rounds 745.303 pt at 350 dpi up to 3624 rows; the image fills the first 3623.
     const renderedFile = path.join(tmp, 'b5.png');
     const size = await sharp(renderedFile).metadata();
     expect(size.width).toBe(2590);
-    expect(Math.abs(size.height! - 3623)).toBeLessThanOrEqual(1);
+    expect(Math.abs(size.height - 3623)).toBeLessThanOrEqual(1);
     const rendered = await sharp(renderedFile)
       .extract({ left: 0, top: 0, width: 2590, height: 3623 })
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const original = await sharp(files['001.png']!)
+    const original = await sharp(files['001.png'])
       .flatten({ background: '#ffffff' })
       .raw()
       .toBuffer({ resolveWithObject: true });

@@ -253,8 +253,12 @@ async function main(): Promise<void> {
       };
     };
     const patchRow = row('patch (POST …/patches)', patch, after.patch.bytes - before.patch.bytes, SAVES);
-    const fullRow = row('full (PUT, before)', full, after.full.bytes - before.full.bytes, FULL_SAVES);
+    const fullRow = row('full (PUT)', full, after.full.bytes - before.full.bytes, FULL_SAVES);
     printTable('Per save (one layer moved before each)', [patchRow, fullRow]);
+    // Before versions were stored as what changed, every save kept a whole copy (the last 20 of them).
+    console.log(
+      `Before: every version a full copy, ${(documentBytes / 1024).toFixed(0)} KB = 100 % of the document per version.`,
+    );
     printTable('Patch save against full PUT, same run (smaller is better)', [
       {
         'request bytes': patchRow['req bytes p50'] / fullRow['req bytes p50'],
@@ -275,7 +279,8 @@ async function main(): Promise<void> {
     const oldest = head.revision - SAVES + 1;
     const every = config.history.keyframes.every;
     // The 1,000th-oldest version, and versions just before a keyframe (most patches to apply).
-    const worst = Array.from({ length: 5 }, (_, k) => every * (k + 2) - 1).filter((r) => r < head.revision);
+    // Keyframes fall on revisions 1, 1 + every, 1 + 2 × every, … so revision k × every has the most patches.
+    const worst = Array.from({ length: 5 }, (_, k) => every * (k + 2)).filter((r) => r < head.revision);
     const opened = [];
     for (const [label, revision] of [
       ['1,000th-oldest', oldest] as const,

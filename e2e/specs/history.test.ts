@@ -72,6 +72,9 @@ describe('history panel', () => {
     // Keys go nowhere while a version is shown: Ctrl+Z would otherwise undo in the hidden editor.
     await page.keyboard.press('Control+z');
     expect(await pageLayers(page)).toEqual([...start, 'TEXT', 'TEXT']);
+    // Nor do the buttons and panels that would edit it.
+    expect(await page.getByTestId('undo').isDisabled()).toBe(true);
+    expect(await page.getByTestId('left-sidebar').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
     await screenshot(page, 'history-preview-desktop');
 
     await page.getByTestId('history-restore').click();

@@ -94,6 +94,8 @@ interface SidebarProps {
   label: string;
   onClose: () => void;
   onWidth: (width: number, save: boolean) => void;
+  /** Out of reach while a version is previewed: edits there would change the document hidden under it. */
+  locked?: boolean;
   children: ReactNode;
 }
 
@@ -101,7 +103,7 @@ interface SidebarProps {
  * A sidebar: beside the canvas on a desktop or tablet (resizable by its inner edge, gone when collapsed), or a sheet
  * that slides up over the canvas on a phone. Its content stays mounted while closed, so tabs and scroll survive.
  */
-function Sidebar({ side, open, phone, width, label, onClose, onWidth, children }: SidebarProps) {
+function Sidebar({ side, open, phone, width, label, onClose, onWidth, locked, children }: SidebarProps) {
   const t = useT();
   return (
     <aside
@@ -110,7 +112,7 @@ function Sidebar({ side, open, phone, width, label, onClose, onWidth, children }
       aria-label={label}
       data-testid={`${side}-sidebar`}
       hidden={!phone && !open}
-      inert={phone && !open}
+      inert={(phone && !open) || locked}
       // A sidebar never takes more than 38 % of the window, whatever width is stored, so the canvas keeps its room.
       style={phone ? undefined : { width: `min(${width}px, 38vw)` }}
     >
@@ -158,7 +160,11 @@ export function EditorLayout({ session }: { session: EditorSession }) {
   const [shortcuts, setShortcuts] = useState(false);
   const openShortcuts = useCallback(() => setShortcuts(true), []);
   const [history, setHistory] = useState(false);
-  const closeHistory = useCallback(() => setHistory(false), []);
+  const [previewing, setPreviewing] = useState(false);
+  const closeHistory = useCallback(() => {
+    setHistory(false);
+    setPreviewing(false);
+  }, []);
   useEditorInput(session, openShortcuts);
 
   const isOpen = (side: Side) =>
@@ -188,8 +194,9 @@ export function EditorLayout({ session }: { session: EditorSession }) {
         left={left}
         right={right}
         onShortcuts={openShortcuts}
-        onHistory={() => setHistory(!history)}
+        onHistory={() => (history ? closeHistory() : setHistory(true))}
         historyOpen={history}
+        previewing={previewing}
       />
       <div className="editor-body">
         <Sidebar
@@ -200,6 +207,7 @@ export function EditorLayout({ session }: { session: EditorSession }) {
           label={t('editor.layout.layers')}
           onClose={() => setSheet(null)}
           onWidth={(w, save) => sidebars.setWidth('left', w, save)}
+          locked={previewing}
         >
           <AddBar session={session} />
           <LayerList session={session} />
@@ -209,7 +217,7 @@ export function EditorLayout({ session }: { session: EditorSession }) {
           <CompositeOverlay session={session} />
           <ProcessingOverlay session={session} />
           <ImportProgressList session={session} />
-          {history && <HistoryPanel session={session} onClose={closeHistory} />}
+          {history && <HistoryPanel session={session} onClose={closeHistory} onPreview={setPreviewing} />}
           {/* One column along the bottom: toasts stack above the queue, which shrinks (and scrolls) to leave them room. */}
           <div className="canvas-dock">
             <Toast session={session} />
@@ -224,12 +232,16 @@ export function EditorLayout({ session }: { session: EditorSession }) {
           label={t('editor.layout.properties')}
           onClose={() => setSheet(null)}
           onWidth={(w, save) => sidebars.setWidth('right', w, save)}
+          locked={previewing}
         >
           <RightPanel session={session} extra={generationTabs} />
         </Sidebar>
       </div>
-      {session.type === 'COMIC' && <PageStrip session={session} />}
-      {phone && <PhoneBar session={session} left={left} right={right} />}
+      {/* display: contents keeps the layout; inert keeps a previewed version's banner the only way on. */}
+      <div className="editor-shell__rest" inert={previewing}>
+        {session.type === 'COMIC' && <PageStrip session={session} />}
+        {phone && <PhoneBar session={session} left={left} right={right} />}
+      </div>
       <ConflictDialog session={session} />
       {menu && <ContextMenu session={session} menu={menu} onClose={closeMenu} />}
       {shortcuts && <ShortcutSheet onClose={() => setShortcuts(false)} />}

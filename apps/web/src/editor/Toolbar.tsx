@@ -74,13 +74,15 @@ interface TopBarProps {
   /** Opens the History panel. */
   onHistory?: () => void;
   historyOpen?: boolean;
+  /** A version is shown read-only: undo and redo would act on the document hidden under it. */
+  previewing?: boolean;
 }
 
 /**
  * The editor's top bar: the workspace name, the tools (in the bottom bar on a phone), undo and redo, upload, the
  * shortcut sheet, export and the save state, with the sidebar toggles at either end.
  */
-export function TopBar({ session, phone, left, right, onShortcuts, onHistory, historyOpen }: TopBarProps) {
+export function TopBar({ session, phone, left, right, onShortcuts, onHistory, historyOpen, previewing }: TopBarProps) {
   const t = useT();
   const tool = useUi(session, (s) => s.tool);
   const brushSize = useUi(session, (s) => s.brushSize);
@@ -103,7 +105,7 @@ export function TopBar({ session, phone, left, right, onShortcuts, onHistory, hi
       <button
         type="button"
         className="tool-button"
-        disabled={!canUndo}
+        disabled={!canUndo || previewing}
         onClick={() => session.editor.undo()}
         title={`${t('editor.undo')} (Ctrl+Z)`}
         aria-label={t('editor.undo')}
@@ -114,7 +116,7 @@ export function TopBar({ session, phone, left, right, onShortcuts, onHistory, hi
       <button
         type="button"
         className="tool-button"
-        disabled={!canRedo}
+        disabled={!canRedo || previewing}
         onClick={() => session.editor.redo()}
         title={`${t('editor.redo')} (Ctrl+Shift+Z)`}
         aria-label={t('editor.redo')}

@@ -30,7 +30,16 @@ interface Preview {
  * read-only on the canvas under a banner offering Restore, Make a copy and Close. Escape closes the preview, then
  * the panel.
  */
-export function HistoryPanel({ session, onClose }: { session: EditorSession; onClose: () => void }) {
+export function HistoryPanel({
+  session,
+  onClose,
+  onPreview,
+}: {
+  session: EditorSession;
+  onClose: () => void;
+  /** Told when a version starts or stops being shown, so the rest of the editor can step aside. */
+  onPreview?: (previewing: boolean) => void;
+}) {
   const t = useT();
   const [items, setItems] = useState<Version[] | null>(null);
   const [head, setHead] = useState(0);
@@ -86,7 +95,10 @@ export function HistoryPanel({ session, onClose }: { session: EditorSession; onC
     return () => window.removeEventListener('keydown', keys, true);
   }, [preview, closePreview, onClose]);
 
-  useEffect(() => () => preview?.session.dispose(), [preview]);
+  useEffect(() => {
+    onPreview?.(preview !== null);
+    return () => preview?.session.dispose();
+  }, [preview, onPreview]);
 
   const open = async (version: Version) => {
     setBusy(true);

@@ -165,6 +165,7 @@ export function EditorLayout({ session }: { session: EditorSession }) {
     setHistory(false);
     setPreviewing(false);
   }, []);
+  const toggleHistory = () => (history ? closeHistory() : setHistory(true));
   useEditorInput(session, openShortcuts);
 
   const isOpen = (side: Side) =>
@@ -194,7 +195,7 @@ export function EditorLayout({ session }: { session: EditorSession }) {
         left={left}
         right={right}
         onShortcuts={openShortcuts}
-        onHistory={() => (history ? closeHistory() : setHistory(true))}
+        onHistory={toggleHistory}
         historyOpen={history}
         previewing={previewing}
       />
@@ -240,7 +241,9 @@ export function EditorLayout({ session }: { session: EditorSession }) {
       {/* display: contents keeps the layout; inert keeps a previewed version's banner the only way on. */}
       <div className="editor-shell__rest" inert={previewing}>
         {session.type === 'COMIC' && <PageStrip session={session} />}
-        {phone && <PhoneBar session={session} left={left} right={right} />}
+        {phone && (
+          <PhoneBar session={session} left={left} right={right} history={{ open: history, toggle: toggleHistory }} />
+        )}
       </div>
       <ConflictDialog session={session} />
       {menu && <ContextMenu session={session} menu={menu} onClose={closeMenu} />}

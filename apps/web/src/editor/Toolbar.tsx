@@ -65,6 +65,24 @@ export function SidebarToggle({ side, open, onToggle }: { side: Side; open: bool
   );
 }
 
+/** Opens and closes the History panel (in the top bar; in the bottom bar on a phone). */
+export function HistoryButton({ open, onClick }: { open: boolean; onClick: () => void }) {
+  const t = useT();
+  return (
+    <button
+      type="button"
+      className={`tool-button${open ? ' tool-button--active' : ''}`}
+      title={t('history.open')}
+      aria-label={t('history.open')}
+      aria-pressed={open}
+      data-testid="history-button"
+      onClick={onClick}
+    >
+      <Icon name="history" size={18} />
+    </button>
+  );
+}
+
 interface TopBarProps {
   session: EditorSession;
   phone: boolean;
@@ -125,19 +143,7 @@ export function TopBar({ session, phone, left, right, onShortcuts, onHistory, hi
         <Icon name="redo" size={18} />
       </button>
       <ImportButton session={session} label={!phone} />
-      {onHistory && (
-        <button
-          type="button"
-          className={`tool-button${historyOpen ? ' tool-button--active' : ''}`}
-          title={t('history.open')}
-          aria-label={t('history.open')}
-          aria-pressed={historyOpen ?? false}
-          data-testid="history-button"
-          onClick={onHistory}
-        >
-          <Icon name="history" size={18} />
-        </button>
-      )}
+      {onHistory && !phone && <HistoryButton open={historyOpen ?? false} onClick={onHistory} />}
       {!phone && (
         <button
           type="button"
@@ -163,10 +169,12 @@ export function PhoneBar({
   session,
   left,
   right,
+  history,
 }: {
   session: EditorSession;
   left: { open: boolean; toggle: () => void };
   right: { open: boolean; toggle: () => void };
+  history?: { open: boolean; toggle: () => void };
 }) {
   const t = useT();
   return (
@@ -174,6 +182,7 @@ export function PhoneBar({
       <ToolButtons session={session} />
       <SidebarToggle side="left" open={left.open} onToggle={left.toggle} />
       <SidebarToggle side="right" open={right.open} onToggle={right.toggle} />
+      {history && <HistoryButton open={history.open} onClick={history.toggle} />}
     </nav>
   );
 }

@@ -51,6 +51,31 @@ async function exportFile(page: Page, format: 'cbz' | 'pdf' | 'png'): Promise<{ 
   return { file, bytes: readFileSync(file) };
 }
 
+/** Drops a 400 × 300 PNG of one colour onto the canvas at a page point (fitted into the panel under it). */
+async function dropPicture(page: Page, at: { x: number; y: number }, color: string): Promise<void> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const p = await toScreen(page, at.x, at.y);
+  await page.evaluate(
+    async ([cx, cy, fill]) => {
+      const c = document.createElement('canvas');
+      c.width = 400;
+      c.height = 300;
+      const g = c.getContext('2d')!;
+      g.fillStyle = fill;
+      g.fillRect(0, 0, 400, 300);
+      const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([blob], 'small.png', { type: 'image/png' }));
+      const target = document.querySelector('[data-testid=canvas]')!;
+      const rect = target.getBoundingClientRect();
+      const init = { dataTransfer: transfer, clientX: rect.left + cx, clientY: rect.top + cy, bubbles: true };
+      target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
+    },
+    [p.x - box.x, p.y - box.y, color] as const,
+  );
+}
+
 describe('page setups', () => {
   it('makes a B5 manga comic with a bleed panel and lettering, and exports it as PDF and CBZ at trim + bleed', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
@@ -88,6 +113,10 @@ describe('page setups', () => {
       size: { width: 2590, height: 3623 },
     });
 
+    // A small picture stretched over the page: it will print far below 300 dpi.
+    await dropPicture(page, { x: 1300, y: 2400 }, '#88aacc');
+    await expect.poll(async () => (await docState(page)).layers.some((l: any) => l.type === 'IMAGE'), SLOW).toBe(true);
+
     // Lettering: a bubble typed in.
     await page.keyboard.press('6'); // TEXT tool
     const at = await toScreen(page, 1300, 1200);
@@ -101,6 +130,11 @@ describe('page setups', () => {
 
     await page.getByTestId('export-open').click();
     const pdf = await exportFile(page, 'pdf');
+    // 400 px over a ~2500 px wide panel at 350 dpi: about 55 dpi, listed by name.
+    const notice = await page.getByTestId('export-notice').innerText();
+    expect(notice).toMatch(/below 300 dpi/i);
+    expect(notice).toMatch(/page 1 \S.* at \d{2} dpi/);
+    keep(await screenshot(page, 'setups-export-low-dpi'), 'export-low-dpi-1440.png');
     const doc = await PDFDocument.load(pdf.bytes);
     expect(doc.getPageCount()).toBe(1);
     expect(String(doc.catalog.lookup(PDFName.of('ViewerPreferences')))).toContain('/Direction /R2L');

@@ -107,7 +107,11 @@ export function ExportMenu({ session }: { session: EditorSession }) {
       else if (format === 'pdf') {
         const pageTone: PageTone =
           tone === 'screentone' ? { kind: tone, lpi: Number(lpi), angle: Number(angle) } : { kind: tone };
-        await exportPdf(session, plan, { cropMarks, tone: pageTone }, setProgress, signal);
+        const { lowResolution } = await exportPdf(session, plan, { cropMarks, tone: pageTone }, setProgress, signal);
+        if (lowResolution.length > 0) {
+          const list = lowResolution.map((l) => t('export.dialog.lowDpiItem', { ...l })).join(', ');
+          setNotice(t('export.dialog.lowDpi', { count: lowResolution.length, list }));
+        }
       } else if (format === 'webtoon') {
         const { forced } = await exportWebtoon(
           session,

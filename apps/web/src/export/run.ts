@@ -12,6 +12,11 @@ import {
   defineCommand,
   planPage,
   comicPrintGeometry,
+  effectiveDpi,
+  lowResolutionImages,
+  rastersToDraw,
+  kindOf,
+  type LowResolutionImage,
   safeFileName,
   setVisibility,
   type AddImageArgs,
@@ -181,6 +186,35 @@ export async function exportPng(session: EditorSession, plan: Plan, onProgress: 
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
+/**
+ * How each picture of a page prints: its loaded source pixels against its box in export pixels at the setup's dpi
+ * (hidden pictures left out: they do not print). Read right after the page is drawn, while its images are loaded.
+ */
+function placedResolutions(
+  session: EditorSession,
+  plan: PagePlan,
+  page: number,
+  images: ImageStore,
+): LowResolutionImage[] {
+  const doc = session.editor.doc;
+  const { dpi } = comicPrintGeometry(doc.comicConfiguration);
+  const out: LowResolutionImage[] = [];
+  for (const node of rastersToDraw(plan)) {
+    const layer = node.layerId === null ? undefined : doc.layers[node.layerId];
+    if (node.role !== 'image' || node.hidden || !layer) continue;
+    const [id] = kindOf(layer).imageIds(layer);
+    const image = id ? images.get(id) : null;
+    if (!image) continue;
+    const printed = {
+      width: layer.transform.size.width * plan.scaleX,
+      height: layer.transform.size.height * plan.scaleY,
+    };
+    const source = { width: image.naturalWidth, height: image.naturalHeight };
+    out.push({ page, name: node.name, dpi: effectiveDpi(source, printed, dpi) });
+  }
+  return out;
+}
+
 interface EncodedPage {
   bytes: Uint8Array;
   fileName: string;
@@ -197,6 +231,7 @@ async function encodePages(
   plan: Plan,
   onProgress: ProgressFn,
   signal?: AbortSignal,
+  placed?: LowResolutionImage[],
 ): Promise<EncodedPage[]> {
   const plans = pagePlans(session, 'allPages', true);
   const images = sharedImageStore();
@@ -206,6 +241,7 @@ async function encodePages(
     const onPage: ProgressFn = (p) =>
       onProgress({ ...p, stage: exportText('stage.onPage', { page: i + 1, pages: plans.length, stage: p.stage }) });
     const [job] = await rasterizeAll(session, [pagePlan], images, onPage);
+    placed?.push(...placedResolutions(session, pagePlan, i + 1, images));
     const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onPage, signal);
     if (reply.type !== 'file') throw new ExportError(exportText('error.unexpectedReply'));
     pages.push({ bytes: reply.bytes, fileName: reply.fileName, width: pagePlan.width, height: pagePlan.height });
@@ -245,15 +281,19 @@ export async function exportPages(
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
-/** Every page in one PDF: page boxes set, a right-to-left book marked so for viewers, crop marks on request. */
+/**
+ * Every page in one PDF: page boxes set, a right-to-left book marked so for viewers, crop marks on request. Resolves
+ * with the pictures that print below 300 effective dpi, for the dialog to list.
+ */
 export async function exportPdf(
   session: EditorSession,
   plan: Plan,
   options: { cropMarks: boolean; tone: PageTone },
   onProgress: ProgressFn,
   signal?: AbortSignal,
-): Promise<void> {
-  const pages = await encodePages(session, plan, onProgress, signal);
+): Promise<{ lowResolution: LowResolutionImage[] }> {
+  const placed: LowResolutionImage[] = [];
+  const pages = await encodePages(session, plan, onProgress, signal, placed);
   const base = safeFileName(session.name || 'koma');
   const reply = await runWorker(
     {
@@ -274,6 +314,7 @@ export async function exportPdf(
     signal,
   );
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+  return { lowResolution: lowResolutionImages(placed) };
 }
 
 /**

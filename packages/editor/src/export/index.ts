@@ -12,3 +12,4 @@ export * from './cbz.ts';
 export * from './webtoon.ts';
 export * from './pdf.ts';
 export * from './halftone.ts';
+export * from './resolution.ts';

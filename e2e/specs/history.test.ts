@@ -117,4 +117,21 @@ describe('history panel', () => {
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });
+
+  it('speaks Japanese on a tablet, by touch', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1024, height: 768 },
+      hasTouch: true,
+    });
+    await newComic(page, 'history-ja');
+    await page.locator('.language-switch__select').selectOption('ja');
+    await page.getByTestId('history-button').tap();
+    await page.getByTestId('history-list').waitFor();
+    await expect.poll(() => page.getByTestId('history-panel').innerText()).toContain('バージョン履歴');
+    await page.getByTestId('history-item').first().locator('button').tap();
+    await expect.poll(() => page.getByTestId('history-banner').innerText()).toContain('読み取り専用');
+    await screenshot(page, 'history-preview-tablet-ja');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
 });

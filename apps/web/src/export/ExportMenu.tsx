@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useSession } from '../session/context.ts';
 import { useT } from '../i18n/index.ts';
-import { PRINT_DPI, WEBTOON_SLICE_HEIGHT } from '@koma/editor';
+import { WEBTOON_SLICE_HEIGHT, comicExportSize, comicPrintGeometry } from '@koma/editor';
 import { Dialog } from '../components/Dialog.tsx';
 import type { PageTone } from './tone-pages.ts';
 import './export.css';
@@ -165,7 +165,10 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                 checked={format === 'psd'}
                 onChange={() => setFormat('psd')}
               />
-              {t(comic ? 'export.dialog.psdPage' : 'export.dialog.psd')}
+              {t(
+                comic ? 'export.dialog.psdPage' : 'export.dialog.psd',
+                comicExportSize(session.editor.doc.comicConfiguration),
+              )}
             </label>
             {comic &&
               CHAPTER_FORMATS.map((f) => (
@@ -177,7 +180,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                     checked={format === f}
                     onChange={() => setFormat(f)}
                   />
-                  {t(`export.dialog.${f}`, { dpi: PRINT_DPI })}
+                  {t(`export.dialog.${f}`, { dpi: comicPrintGeometry(session.editor.doc.comicConfiguration).dpi })}
                 </label>
               ))}
             {format === 'pdf' && (

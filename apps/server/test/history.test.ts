@@ -239,6 +239,15 @@ describe.each(backends)('version history on %s', (backendName) => {
       expect(res.statusCode, url).toBe(400);
       expect((res.json() as { message: string }).message, url).toMatch(message);
     }
+    // Text the databases would store differently (PostgreSQL refuses NUL) is refused alike on both.
+    for (const name of ['a\u0000b', 'a\ud800b']) {
+      const odd = await c.post(`/api/workspace/${id}/revisions/1/copy`, { name });
+      expect(odd.statusCode, JSON.stringify(name)).toBeLessThan(500);
+      if (odd.statusCode === 201) {
+        const copied = (await c.get(`/api/workspace/${(odd.json() as { id: string }).id}`)).json() as { name: string };
+        expect(copied.name).not.toMatch(/[\u0000\ud800]/);
+      } else expect((odd.json() as { message: string }).message).toMatch(/name/);
+    }
     const emptyName = await c.post(`/api/workspace/${id}/revisions/1/copy`, { name: ' ' });
     expect(emptyName.statusCode).toBe(400);
     expect((emptyName.json() as { message: string }).message).toMatch(/name/);

@@ -245,7 +245,7 @@ describe.each(backends)('version history on %s', (backendName) => {
       expect(odd.statusCode, JSON.stringify(name)).toBeLessThan(500);
       if (odd.statusCode === 201) {
         const copied = (await c.get(`/api/workspace/${(odd.json() as { id: string }).id}`)).json() as { name: string };
-        expect(copied.name).not.toMatch(/[\u0000\ud800]/);
+        expect(copied.name.includes('\u0000') || copied.name.includes('\ud800')).toBe(false);
       } else expect((odd.json() as { message: string }).message).toMatch(/name/);
     }
     const emptyName = await c.post(`/api/workspace/${id}/revisions/1/copy`, { name: ' ' });

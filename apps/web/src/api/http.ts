@@ -1,4 +1,5 @@
 import { ApiError, CLIENT_ERROR_CODES } from './ApiError.ts';
+import { TAB_ID } from './tab.ts';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -59,7 +60,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
   return {
     async request<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
-      const headers: Record<string, string> = { Accept: 'application/json' };
+      const headers: Record<string, string> = { Accept: 'application/json', 'X-Koma-Tab': TAB_ID };
       const init: RequestInit = { method, headers, credentials: 'same-origin' };
       if (body !== undefined) {
         headers['Content-Type'] = 'application/json';

@@ -4,13 +4,18 @@ import { Header } from '../components/Header.tsx';
 import { useT } from '../i18n/index.ts';
 import { useSession } from '../session/context.ts';
 import { EditorSession } from './session.ts';
+import { sameValue } from '@koma/editor';
 import { describeRepairs } from './sync/repairs.ts';
+import { clearLocalCopy, readLocalCopy, type LocalCopy } from './sync/local-copy.ts';
+import { LocalCopyDialog } from './sync/LocalCopyDialog.tsx';
 import { EditorLayout } from './EditorLayout.tsx';
 import '../screens/status.css';
 import './editor.css';
 import './i18n.ts';
 
-type Loaded = { id: string; session: EditorSession } | { id: string; failed: true };
+type Loaded =
+  | { id: string; session: EditorSession; offer: LocalCopy | null; serverRevision: number }
+  | { id: string; failed: true };
 
 /** The editor for one workspace: loads it, then lays out toolbar, layers, canvas, tabs and page strip. */
 export function EditorScreen({ workspaceId }: { workspaceId: string }) {
@@ -23,12 +28,19 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
   useEffect(() => {
     let active = true;
     let session: EditorSession | null = null;
-    api.workspace
-      .get(workspaceId)
-      .then((record) => {
+    const flush = () => void session?.localCopy.flush();
+    // The tab may close within the second before the debounced copy is written.
+    window.addEventListener('pagehide', flush);
+    Promise.all([api.workspace.get(workspaceId), readLocalCopy(workspaceId)])
+      .then(([record, copy]) => {
         if (!active) return;
         session = new EditorSession(workspaceId, record, api, { restricted: restricted.current });
         session.autosave.start();
+        session.startLive();
+        // Unsaved work found on this device is offered back, unless the server already has exactly it.
+        const offer = copy && !sameValue(copy.data, record.data) ? copy : null;
+        if (copy && !offer) void clearLocalCopy(workspaceId);
+        if (!offer) session.localCopy.start();
         if (session.repairs.length > 0) {
           // Said once: the repaired document is saved at the next tick, and then loads with nothing to repair.
           session.ui.notify(describeRepairs(session.repairs), 'info');
@@ -36,7 +48,7 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
         }
         // Browser tests and bug reports read the open document from here (it is the user's own data).
         (window as { __koma?: EditorSession }).__koma = session;
-        setLoaded({ id: workspaceId, session });
+        setLoaded({ id: workspaceId, session, offer, serverRevision: record.revision });
       })
       .catch((error: unknown) => {
         console.error(`Failed to load workspace ${workspaceId}`, error);
@@ -44,6 +56,7 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
       });
     return () => {
       active = false;
+      window.removeEventListener('pagehide', flush);
       if (session) {
         void session.autosave.saveNow();
         session.dispose();
@@ -70,5 +83,18 @@ export function EditorScreen({ workspaceId }: { workspaceId: string }) {
       </div>
     );
   }
-  return <EditorLayout session={current.session} />;
+  const done = () => setLoaded({ ...current, offer: null });
+  return (
+    <>
+      <EditorLayout session={current.session} />
+      {current.offer ? (
+        <LocalCopyDialog
+          session={current.session}
+          copy={current.offer}
+          serverRevision={current.serverRevision}
+          onDone={done}
+        />
+      ) : null}
+    </>
+  );
 }

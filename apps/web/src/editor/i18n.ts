@@ -14,6 +14,7 @@ const en = {
       saving: 'Saving…',
       error: 'Saving failed — retrying',
       conflict: 'Saved elsewhere',
+      refused: 'Not saved — refused by the server',
     },
     conflict: {
       title: 'This workspace was saved in another tab',
@@ -190,6 +191,7 @@ const ja: typeof en = {
       saving: '保存中…',
       error: '保存に失敗 — 再試行します',
       conflict: '別の場所で保存されました',
+      refused: '未保存 — サーバーが拒否しました',
     },
     conflict: {
       title: 'このワークスペースは別のタブで保存されました',

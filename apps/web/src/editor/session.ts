@@ -24,12 +24,14 @@ import {
   handleKeyUp,
   initialUiState,
   normalize,
+  rebase,
   stepZoom,
   zoomAbout,
   type InteractionHost,
   type KeyInput,
   type DocState,
   type LayerNode,
+  type SaveRefusal,
   type SaveRequest,
   type ShortcutActions,
 } from '@koma/editor';
@@ -38,6 +40,9 @@ import type { WorkspaceRecord } from '../api/types.ts';
 import { i18n } from '../i18n/index.ts';
 import { refusalText } from './refusals.ts';
 import { newBubbleForLocale } from '../canvas/new-bubble.ts';
+import { LiveUpdates } from './sync/live.ts';
+import { LocalCopyKeeper } from './sync/local-keeper.ts';
+import { refusalReason } from './sync/refusal.ts';
 
 /** Past this many bytes of patch a full save is sent instead (a 10-page comic is about 300 KB). */
 const PATCH_LIMIT_BYTES = 64 * 1024;
@@ -78,6 +83,14 @@ export class EditorSession implements InteractionHost {
    * against. Null when unknown (then the next save sends the whole document).
    */
   private acknowledged: { revision: number; data: unknown } | null;
+  private readonly restricted: boolean;
+  /** The unsaved document on this device (IndexedDB), so closing the tab loses nothing. */
+  readonly localCopy: LocalCopyKeeper;
+  private live: LiveUpdates | null = null;
+  /** The newest revision heard of from elsewhere, and the fetch that brings it in (one at a time). */
+  private remoteRevision = 0;
+  private pulling: Promise<void> | null = null;
+  private disposed = false;
 
   constructor(
     readonly workspaceId: string,
@@ -94,17 +107,28 @@ export class EditorSession implements InteractionHost {
     this.type = record.type;
     this.name = record.name;
     this.revision = record.revision;
-    const state = normalize(decoded.value, record.type);
-    if (options.restricted) lockDefaultPanels(state);
-    this.editor = new Editor(state, { readOnly: options.readOnly ?? false });
+    this.restricted = options.restricted ?? false;
+    this.editor = new Editor(this.stateOf(decoded.value), { readOnly: options.readOnly ?? false });
     this.ui = new UiStore(initialUiState(decoded.value.lastPage));
     // Undo, redo and saves from elsewhere can take away the open page or selected layers: the UI follows.
     bindUiRepair(this.editor, this.ui);
     this.controller = new InteractionController(this);
     this.editor.onError((message) => this.ui.notify(message, 'error'));
+    this.localCopy = new LocalCopyKeeper(workspaceId, () =>
+      this.editor.dirty
+        ? { baseRevision: this.revision, data: encodeWorkspaceData(denormalize(this.editor.doc)) }
+        : null,
+    );
+    this.editor.subscribe(() => {
+      if (this.editor.dirty) this.localCopy.changed();
+    });
     this.autosave = new Autosave(this.editor, (request) => this.save(request), {
       setInterval: (cb, ms) => window.setInterval(cb, ms),
       clearInterval: (h) => window.clearInterval(h as number),
+    });
+    // Everything acknowledged: the copy on this device is no longer needed (edits made during a save keep it).
+    this.autosave.onStatus((status) => {
+      if (status === 'saved') this.localCopy.saved();
     });
     this.animator = new ViewAnimator(
       {
@@ -205,7 +229,14 @@ export class EditorSession implements InteractionHost {
     handleKeyUp(input, this);
   }
 
-  private async save(request: SaveRequest): Promise<boolean | 'conflict'> {
+  /** The editor's store for a saved form; restricted mode locks each page's first panel, on every version alike. */
+  private stateOf(data: Parameters<typeof normalize>[0]): DocState {
+    const state = normalize(data, this.type);
+    if (this.restricted) lockDefaultPanels(state);
+    return state;
+  }
+
+  private async save(request: SaveRequest): Promise<boolean | 'conflict' | 'stale' | SaveRefusal> {
     const data = encodeWorkspaceData(denormalize(this.editor.doc));
     const thumbnail = request.withThumbnail && this.thumbnail ? await this.thumbnail() : null;
     const extra = thumbnail ? { thumbnail } : {};
@@ -224,15 +255,112 @@ export class EditorSession implements InteractionHost {
         }
       }
       result ??= await this.api.workspace.save(this.workspaceId, { data, revision: this.revision, ...extra });
-      this.revision = result.revision;
-      this.acknowledged = { revision: result.revision, data };
+      this.acknowledge(result.revision, data);
       if (this.type === 'COMIC') this.editor.setPageThumbnails(result.thumbnailUrls);
       return true;
     } catch (error) {
-      if (isApiError(error) && error.status === 409) return 'conflict';
+      if (isApiError(error) && error.status === 409) {
+        // Saved elsewhere first: fetch that version and rebase onto it; the dialog only if both changed the same.
+        this.heard(Number.MAX_SAFE_INTEGER);
+        return 'stale';
+      }
       console.error(`Failed to save workspace: ${isApiError(error) ? error.status : String(error)}`);
+      // A 4xx says this very version will never be stored: tell the user why and keep it on this device. A
+      // network failure or 5xx may pass: retried at the next tick.
+      if (isApiError(error) && error.status >= 400 && error.status < 500) {
+        void this.localCopy.flush();
+        const reason = refusalReason(error);
+        this.ui.notify(reason, 'error');
+        return { refused: reason };
+      }
+      void this.localCopy.flush();
       return false;
     }
+  }
+
+  /** The server stored `data` as `revision`. */
+  private acknowledge(revision: number, data: unknown): void {
+    this.revision = revision;
+    this.acknowledged = { revision, data };
+    this.live?.announce(revision);
+  }
+
+  /** Starts hearing of saves made elsewhere (server events, and other tabs of this browser). */
+  startLive(): void {
+    if (this.live || this.disposed) return;
+    this.live = new LiveUpdates(this.workspaceId, ({ revision }) => this.heard(revision));
+    this.live.start();
+  }
+
+  /** A revision was stored elsewhere: bring it in once no save of ours is under way. */
+  private heard(revision: number): void {
+    if (revision <= this.revision) return;
+    this.remoteRevision = Math.max(this.remoteRevision, revision);
+    this.pulling ??= this.pull().finally(() => {
+      this.pulling = null;
+    });
+  }
+
+  private async pull(): Promise<void> {
+    while (!this.disposed && this.remoteRevision > this.revision && this.autosave.status !== 'conflict') {
+      await this.autosave.idle();
+      if (this.remoteRevision <= this.revision) break;
+      let record: WorkspaceRecord;
+      try {
+        record = await this.api.workspace.get(this.workspaceId);
+      } catch (error) {
+        console.error('Fetching the version saved elsewhere failed', error);
+        return;
+      }
+      // What "latest" meant was a guess (a conflicting save does not say which revision won): the server's answer.
+      this.remoteRevision = record.revision;
+      if (record.revision <= this.revision) break;
+      // A save of ours may have started while fetching: merge after it, against its result.
+      if (this.autosave.status === 'saving') continue;
+      if (!this.applyRemote(record)) return;
+    }
+  }
+
+  /**
+   * Takes in a version saved elsewhere. No edits of ours: it replaces the document in place (view and open page
+   * kept, selection repaired to what still exists). Edits to other layers: rebased onto it, then saved. Edits to
+   * the same layers: the conflict dialog, now. Returns false on a conflict.
+   */
+  private applyRemote(record: WorkspaceRecord): boolean {
+    const theirsDecoded = decodeWorkspaceData(structuredClone(record.data));
+    if (!theirsDecoded.ok) {
+      console.error(`The version saved elsewhere does not decode: ${theirsDecoded.error.message}`);
+      return false;
+    }
+    const theirs = this.stateOf(theirsDecoded.value);
+    const baseDecoded = this.acknowledged ? decodeWorkspaceData(structuredClone(this.acknowledged.data)) : null;
+    const base = baseDecoded?.ok ? this.stateOf(baseDecoded.value) : null;
+    const result = base
+      ? rebase(base, this.editor.doc, theirs)
+      : this.editor.dirty
+        ? ({ ok: false, conflicts: ['unknown base'] } as const)
+        : rebase(this.editor.doc, this.editor.doc, theirs);
+    if (!result.ok) {
+      this.autosave.markConflict();
+      return false;
+    }
+    this.revision = record.revision;
+    this.acknowledged = { revision: record.revision, data: record.data };
+    this.editor.replaceDocument(result.doc, result.pending);
+    this.autosave.refresh();
+    if (result.pending) void this.autosave.saveNow();
+    else this.localCopy.saved();
+    return true;
+  }
+
+  /** Puts back a copy of unsaved work kept on this device; it is saved at once (over any newer server version). */
+  restoreLocal(data: unknown): void {
+    const decoded = decodeWorkspaceData(structuredClone(data));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    this.editor.replaceDocument(this.stateOf(decoded.value), true);
+    this.autosave.refresh();
+    this.localCopy.start();
+    void this.autosave.saveNow();
   }
 
   /** Resolves a save conflict by overwriting; the other tab's version stays in the revision history. */
@@ -240,8 +368,7 @@ export class EditorSession implements InteractionHost {
     const data = encodeWorkspaceData(denormalize(this.editor.doc));
     const version = this.editor.version;
     const result = await this.api.workspace.save(this.workspaceId, { data });
-    this.revision = result.revision;
-    this.acknowledged = { revision: result.revision, data };
+    this.acknowledge(result.revision, data);
     this.editor.markSaved(version);
     this.autosave.resolveConflict();
   }
@@ -262,6 +389,10 @@ export class EditorSession implements InteractionHost {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.live?.close();
+    this.live = null;
+    void this.localCopy.flush().then(() => this.localCopy.stop());
     this.autosave.stop();
     this.animator.stop();
   }

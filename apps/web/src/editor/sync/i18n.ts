@@ -3,6 +3,23 @@ import { i18n } from '../../i18n/index.ts';
 // Strings of saving, live updates, local copies and version history, merged into the app's i18next instance.
 const en = {
   sync: {
+    refused: {
+      400: 'The server refused to save this version: {{detail}}. Your changes are kept on this device and are not sent again until you edit.',
+      401: 'You are signed out, so nothing can be saved. Sign in again; your changes are kept on this device.',
+      403: 'You may not save this workspace: {{detail}}. Your changes are kept on this device.',
+      404: 'This workspace no longer exists on the server. Your changes are kept on this device.',
+      413: 'This document is too large for the server to store. Your changes are kept on this device.',
+      other: 'The server refused to save ({{status}}): {{detail}}. Your changes are kept on this device.',
+    },
+    localCopy: {
+      title: 'Unsaved changes were found on this device',
+      body: 'Changes made here on {{time}} never reached the server.',
+      newer:
+        'The workspace was saved elsewhere since; restoring puts your copy on top (the other version stays in the history).',
+      restore: 'Restore my changes',
+      discard: 'Discard them',
+      restored: 'Your unsaved changes are back and being saved.',
+    },
     repaired: {
       intro: 'This document was repaired when it opened:',
       STROKE_POINT_LIST: '{{count}} strokes stored as point lists were converted',
@@ -17,6 +34,23 @@ const en = {
 
 const ja: typeof en = {
   sync: {
+    refused: {
+      400: 'サーバーはこの版の保存を拒否しました: {{detail}}。変更はこの端末に保持され、次に編集するまで再送されません。',
+      401: 'ログアウトしているため保存できません。もう一度ログインしてください。変更はこの端末に保持されています。',
+      403: 'このワークスペースを保存する権限がありません: {{detail}}。変更はこの端末に保持されています。',
+      404: 'このワークスペースはサーバー上に存在しません。変更はこの端末に保持されています。',
+      413: 'ドキュメントが大きすぎてサーバーに保存できません。変更はこの端末に保持されています。',
+      other: 'サーバーが保存を拒否しました ({{status}}): {{detail}}。変更はこの端末に保持されています。',
+    },
+    localCopy: {
+      title: 'この端末に未保存の変更が見つかりました',
+      body: '{{time}} にここで行った変更はサーバーに届いていません。',
+      newer:
+        'その後ワークスペースは別の場所で保存されています。復元するとあなたのコピーが上書き保存されます (もう一方の版は履歴に残ります)。',
+      restore: '変更を復元',
+      discard: '破棄',
+      restored: '未保存の変更を復元し、保存しています。',
+    },
     repaired: {
       intro: 'このドキュメントは開くときに修復されました:',
       STROKE_POINT_LIST: '点のリストで保存された {{count}} 本のストロークを変換しました',

@@ -78,6 +78,34 @@ describe('live workspace events', () => {
     ]);
   });
 
+  it('drops the subscription when the editor goes away (a closed tab leaks nothing)', async () => {
+    const backend = await createBackend('sqlite');
+    const app = await backend.start();
+    opened.push({ app, backend });
+    const base = await listen(app);
+    const events = app.koma.workspaces.events;
+    let open = 0;
+    const subscribe = events.subscribe.bind(events);
+    events.subscribe = (workspaceId, listener) => {
+      open++;
+      const off = subscribe(workspaceId, listener);
+      return () => {
+        open--;
+        off();
+      };
+    };
+    const c = new TestClient(app);
+    await c.signUp('leak@example.com');
+    const data = createWorkspaceData('COMIC', () => randomBytes(6).toString('hex'));
+    const { id } = (await c.post('/api/workspace', { name: 'leak', data })).json() as { id: string };
+    for (let tab = 0; tab < 3; tab++) {
+      // collect() aborts its request once it has the head, as a closing tab does.
+      const heard = await collect(`${base}/api/workspace/${id}/events`, c.cookie!, 1, () => undefined);
+      expect(heard).toEqual([{ event: 'head', data: { revision: 1 } }]);
+    }
+    await expect.poll(() => open).toBe(0);
+  });
+
   it('with REDIS_URL, a save on one API process reaches an editor streaming from another', async () => {
     const backend = await createBackend('postgres', {
       REDIS_URL: 'redis://127.0.0.1:6379',

@@ -6,7 +6,13 @@ import { inspectJson, repairText, type JsonPath } from '../json/inspect.ts';
  * document before it is validated. Each repair is reported, so the editor can tell the user once what changed.
  */
 export type RepairCode =
-  'STROKE_POINT_LIST' | 'MIRRORED_ROOT' | 'DUPLICATE_ID' | 'DUPLICATE_PAGE' | 'TEXT_CHARACTERS' | 'LAST_PAGE';
+  | 'STROKE_POINT_LIST'
+  | 'MIRRORED_ROOT'
+  | 'DUPLICATE_ID'
+  | 'DUPLICATE_PAGE'
+  | 'TEXT_CHARACTERS'
+  | 'LAST_PAGE'
+  | 'BUBBLE_LINK';
 
 export interface DocumentRepair {
   code: RepairCode;
@@ -43,6 +49,7 @@ export function repairDocument(doc: Raw, fmt: (path: JsonPath) => string, checkT
   repairDuplicatePages(doc, report);
   repairDuplicateIds(doc, report);
   repairLastPage(doc, report);
+  repairBubbleLinks(doc, report);
   return report.list(fmt);
 }
 
@@ -312,7 +319,7 @@ function remapReferences(layer: Raw, renamed: Map<string, string>): void {
   if (Array.isArray(layer.clippedLayers)) layer.clippedLayers = layer.clippedLayers.map(map);
   if (!isObject(layer.data)) return;
   const data = { ...layer.data };
-  for (const key of ['imgLayerId', 'pairedLayerId', 'tailTargetLayerId'] as const) {
+  for (const key of ['imgLayerId', 'pairedLayerId', 'tailTargetLayerId', 'linkedBubbleId'] as const) {
     if (key in data) data[key] = map(data[key]);
   }
   if (isObject(data.neighborPanels)) {
@@ -340,5 +347,32 @@ function repairLastPage(doc: Raw, report: Report): void {
       ['lastPage'],
       `lastPage named a page that does not exist and now names page ${doc.pages.length}`,
     );
+  }
+}
+
+/**
+ * Linked speech bubbles name each other and live in the same tree (a page, or the canvas). A link to a layer that
+ * is missing, is not a text layer, is the bubble itself or does not link back is dropped, so no half-linked pair is
+ * ever drawn; a value of the wrong type is left for validation to refuse with the field's name.
+ */
+function repairBubbleLinks(doc: Raw, report: Report): void {
+  for (const [root, rootPath] of layerRoots(doc)) {
+    const texts = new Map<string, Raw>();
+    const tree = layersOf(root);
+    for (const layer of tree) {
+      const id = idOf(layer);
+      if (id !== null && layer.type === 'TEXT' && isObject(layer.data)) texts.set(id, layer);
+    }
+    for (const layer of tree) {
+      if (layer.type !== 'TEXT' || !isObject(layer.data)) continue;
+      const link = layer.data.linkedBubbleId;
+      if (typeof link !== 'string') continue;
+      const partner = texts.get(link);
+      const back = partner && isObject(partner.data) ? partner.data.linkedBubbleId : undefined;
+      if (partner && partner !== layer && back === layer.id) continue;
+      layer.data = { ...layer.data, linkedBubbleId: null };
+      const path = pathTo(root, layer, rootPath) ?? rootPath;
+      report.add('BUBBLE_LINK', [...path, 'data', 'linkedBubbleId'], 'links to bubbles that are gone were dropped');
+    }
   }
 }

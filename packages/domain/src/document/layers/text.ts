@@ -3,6 +3,9 @@ import { zColor } from '../geometry.ts';
 
 export const TEXT_BACKGROUND_TYPES = ['NONE', 'RECTANGLE', 'SPEECH_BUBBLE'] as const;
 export const TEXT_ALIGNS = ['left', 'center', 'right'] as const;
+/** How text and its box are fitted: the box grows to hold the text, or the text shrinks to fit the box. */
+export const TEXT_FITS = ['grow', 'shrink'] as const;
+export type TextFit = (typeof TEXT_FITS)[number];
 export const DEFAULT_FONT_NAME = 'Komika';
 export const DEFAULT_VERTICAL_FONT_NAME = 'Noto Sans JP';
 
@@ -56,5 +59,15 @@ export const zTextData = z.object({
   tateChuYoko: z.boolean().default(true),
   /** The longest run set that way: 2, or 3 for "100" and "!!!". */
   tateChuYokoLength: z.number().int().min(2).max(3).default(2),
+  /**
+   * 'grow' (the spec's behaviour): the box grows to hold its text. 'shrink': the box keeps its size and the font
+   * steps down from fontSize (to SHRINK_FONT_FLOOR) until the text fits. Optional in version 2 documents.
+   */
+  textFit: z.enum(TEXT_FITS).default('grow'),
+  /**
+   * The speech bubble this one is joined to (the pair drawn as one outline); both name each other. A link to a
+   * layer that is missing or does not link back is dropped when the document is loaded.
+   */
+  linkedBubbleId: z.string().min(1).nullable().default(null),
 });
 export type TextData = z.infer<typeof zTextData>;

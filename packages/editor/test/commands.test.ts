@@ -306,6 +306,17 @@ describe('layer commands', () => {
     expect(editor.execute(updateText, { id, patch: { fontSize: -3 } }).ok).toBe(false);
     expect(editor.execute(updateText, { id, patch: { fontColor: 'red' } }).ok).toBe(false);
   });
+
+  it('grows a text box to the size its text needs, but not one that shrinks its text to fit', () => {
+    const editor = makeEditor('INFINITE');
+    const id = ok(editor.execute(addText, { parentId: editor.doc.rootId, transform: box(100, 100, 50, 40) }));
+    editor.execute(updateText, { id, patch: { text: 'longer' }, fit: { width: 90, height: 60 } });
+    expect(editor.doc.layers[id]!.transform).toEqual(box(80, 90, 90, 60));
+    editor.execute(updateText, { id, patch: { textFit: 'shrink' } });
+    editor.execute(updateText, { id, patch: { text: 'much longer still' }, fit: { width: 300, height: 200 } });
+    expect(editor.doc.layers[id]!.transform).toEqual(box(80, 90, 90, 60));
+    expect(editor.execute(updateText, { id, patch: { textFit: 'squeeze' as never } })).toMatchObject({ ok: false });
+  });
 });
 
 describe.each(['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT'] as const)('panels, %s', (order) => {

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import type { Rect } from '@koma/domain';
-import { bubbleShape, canvasToScreen, layoutText, trackingOf, updateText, type LayerNode } from '@koma/editor';
+import { bubbleShape, canvasToScreen, shownText, trackingOf, updateText, type LayerNode } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { useDoc, useUi } from '../editor/hooks.ts';
 import { cssFontFor, fittedSize, measurerFor } from './text-measure.ts';
@@ -27,7 +27,9 @@ function editorStyle(session: EditorSession, node: LayerNode<'TEXT'>, draft: str
   const zoom = session.view().zoom;
   const area = textAreaOf(node);
   const at = canvasToScreen(session.view(), { x: node.transform.x + area.x, y: node.transform.y + area.y });
-  const layout = layoutText({ ...d, text: draft || ' ' }, measurerFor(d.vertical));
+  // Shrink-to-fit text is edited at the size it prints at, re-fitted as the draft grows.
+  const { width: boxW, height: boxH } = node.transform.size;
+  const layout = shownText({ ...d, text: draft || ' ' }, boxW, boxH, measurerFor(d.vertical)).layout;
   const font = { ...layout.font, size: layout.font.size * zoom };
   const pitch =
     layout.kind === 'vertical'

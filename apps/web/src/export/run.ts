@@ -27,6 +27,7 @@ import {
 } from '@koma/editor';
 import { api, bytesToBase64 } from '../api/index.ts';
 import { sharedImageStore, type ImageStore } from '../canvas/images.ts';
+import { measurerFor } from '../canvas/text-measure.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { exportText, reasonText, stageText } from './i18n.ts';
 import { rasterizePlan } from './rasterize.ts';
@@ -131,14 +132,25 @@ function pagePlans(session: EditorSession, scope: ExportScope, fullResolution: b
   if (session.type !== 'COMIC') {
     const b = regionBounds(session);
     const area = { x: Math.floor(b.x), y: Math.floor(b.y), width: Math.ceil(b.width), height: Math.ceil(b.height) };
-    return [planPage(doc, doc.rootId, { area, size: { width: area.width, height: area.height }, name: base })];
+    return [
+      planPage(doc, doc.rootId, {
+        area,
+        size: { width: area.width, height: area.height },
+        name: base,
+        measure: measurerFor,
+      }),
+    ];
   }
   const size = fullResolution
     ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
     : undefined;
   const indexes = scope === 'allPages' ? doc.pages.map((_, i) => i) : [session.ui.state.activePage];
   return indexes.map((i) =>
-    planPage(doc, doc.pages[i]!.rootId, { ...(size ? { size } : {}), name: `${base} - page ${i + 1}` }),
+    planPage(doc, doc.pages[i]!.rootId, {
+      ...(size ? { size } : {}),
+      name: `${base} - page ${i + 1}`,
+      measure: measurerFor,
+    }),
   );
 }
 

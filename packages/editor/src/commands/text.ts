@@ -5,7 +5,8 @@ import { parseRuby } from '../text/ruby.ts';
 
 /**
  * Changes any TEXT fields; the result must still be valid text data. `fit` (the size the text needs, measured by
- * the caller) grows the layer about its centre in the same step, so a bubble grows to fit its text.
+ * the caller) grows the layer about its centre in the same step, so a bubble grows to fit its text — unless the
+ * layer shrinks its text to fit instead (textFit 'shrink'): then the box keeps its size and the font steps down.
  */
 export const updateText = defineCommand(
   'Edit text',
@@ -23,7 +24,12 @@ export const updateText = defineCommand(
     for (const key of Object.keys(args.patch) as (keyof TextData)[]) {
       (node.data as Record<string, unknown>)[key] = parsed.data[key];
     }
-    if (args.fit && Number.isFinite(args.fit.width) && Number.isFinite(args.fit.height)) {
+    if (
+      args.fit &&
+      node.data.textFit !== 'shrink' &&
+      Number.isFinite(args.fit.width) &&
+      Number.isFinite(args.fit.height)
+    ) {
       const { x, y, size } = node.transform;
       const width = Math.max(size.width, Math.ceil(args.fit.width));
       const height = Math.max(size.height, Math.ceil(args.fit.height));

@@ -1,6 +1,7 @@
 import type { BlendMode, ComicConfiguration, FilterParams } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import type { Point, Rect } from './raster.ts';
+import type { MeasureText } from '../text/font.ts';
 
 /**
  * What a PSD layer's pixels show. `background`, `panelArea` and `panelBorder` are drawn by the builder itself;
@@ -84,6 +85,11 @@ export interface PlanOptions {
   /** Output size; 1700×2400 for a comic page (editor.md §9), the area's own size for an infinite-canvas region. */
   size?: { width: number; height: number };
   name?: string;
+  /**
+   * Text measurement in the fonts the page is drawn with (horizontal or vertical text), so a type layer that
+   * shrinks to fit carries the size it is drawn at; without it such a layer carries its own font size.
+   */
+  measure?: (vertical: boolean) => MeasureText;
 }
 
 /** What a layer kind's export hook may use while a page is planned (export pixels unless said otherwise). */
@@ -92,6 +98,8 @@ export interface PlanContext {
   comic: ComicConfiguration;
   /** The whole exported page. */
   canvas: Rect;
+  /** PlanOptions.measure, when the caller gave one. */
+  measure?: (vertical: boolean) => MeasureText;
   scaleX: number;
   scaleY: number;
   /** A canvas point in export pixels. */

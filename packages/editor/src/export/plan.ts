@@ -72,6 +72,7 @@ export function planPage(doc: DocState, rootId: string, options: PlanOptions = {
     scaleX,
     scaleY,
     toPage,
+    ...(options.measure ? { measure: options.measure } : {}),
     boxOf(l) {
       const b = placedBounds(placementOf(l));
       const a = toPage(b);

@@ -5,6 +5,7 @@ import { addText } from '../commands/add.ts';
 import { updateText } from '../commands/text.ts';
 import { bubbleShape, tailFromTip } from '../text/tail.ts';
 import { psdFontName } from '../text/font.ts';
+import { shownText } from '../text/shrink.ts';
 import { gestureDrag } from '../interaction/drag.ts';
 import type { PlanNode } from '../export/plan-types.ts';
 import { clampName, grow, intersect, pixelRect } from '../export/rects.ts';
@@ -101,6 +102,9 @@ export const textKind = defineKind({
         });
       }
       const fontScale = Math.sqrt(ctx.scaleX * ctx.scaleY);
+      // Shrink-to-fit text: the type layer carries the size the raster was drawn at.
+      const { width, height } = l.transform.size;
+      const fontSize = ctx.measure ? shownText(d, width, height, ctx.measure(d.vertical)).data.fontSize : d.fontSize;
       out.push({
         kind: 'raster',
         ...base,
@@ -111,7 +115,7 @@ export const textKind = defineKind({
         text: {
           value: d.text,
           fontName: psdFontName(d),
-          fontSize: d.fontSize * fontScale,
+          fontSize: fontSize * fontScale,
           color: d.fontColor,
           bold: d.fontBold,
           italic: d.fontItalic,

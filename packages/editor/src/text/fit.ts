@@ -82,6 +82,42 @@ const RECT_MARGIN_EM = 0.4;
 export const MIN_ROUND_ASPECT = 0.45;
 const ROUND_KINDS: ReadonlySet<string> = new Set(['ellipse', 'wobbly-ellipse', 'burst', 'cloud', 'thought']);
 
+/** Room between a rectangle's edge and its text: 0.4 em, half the border and what the rounding takes. */
+function rectMargin(data: TextData): number {
+  return data.fontSize * RECT_MARGIN_EM + data.backgroundBorderSize / 2 + data.rectRounding * (1 - Math.SQRT1_2);
+}
+
+/** Room between a speech bubble's text area and its text: clear of the ink inside (half the stroke, or a double
+ * outline's inner line) plus a quarter em. */
+function bubbleMargin(data: TextData): number {
+  return data.fontSize * AUTO_MARGIN_EM + data.backgroundBorderSize * bubbleLook(data.bubbleStyle).innerDepth;
+}
+
+/**
+ * Where the laid-out text must fit in a layer of the given size — the inverse of fitBubble: the box less the
+ * paddings (as set, or the automatic margins of its background at the data's font size). May be empty.
+ */
+export function textRoom(data: TextData, width: number, height: number): Rect {
+  const inset = (r: Rect, top: number, right: number, bottom: number, left: number): Rect => ({
+    x: r.x + left,
+    y: r.y + top,
+    width: Math.max(0, r.width - left - right),
+    height: Math.max(0, r.height - top - bottom),
+  });
+  const whole = { x: 0, y: 0, width, height };
+  if (data.backgroundType === 'NONE') return whole;
+  if (!data.autoPadding) {
+    const p = data.paddings;
+    return inset(whole, p.top, p.right, p.bottom, p.left);
+  }
+  if (data.backgroundType === 'RECTANGLE') {
+    const m = rectMargin(data);
+    return inset(whole, m, m, m, m);
+  }
+  const m = bubbleMargin(data);
+  return inset(bubbleTextArea(data.bubbleStyle, width, height, wobbleOf(data)), m, m, m, m);
+}
+
 function result(width: number, height: number, textBox: Rect, layout: TextLayout): FittedBubble {
   return {
     width,
@@ -107,7 +143,6 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
   const layout = layoutText(data, measure);
   const tw = layout.width;
   const th = layout.height;
-  const border = data.backgroundBorderSize;
   if (data.backgroundType === 'NONE') return result(tw, th, { x: 0, y: 0, width: tw, height: th }, layout);
 
   if (!data.autoPadding) {
@@ -116,12 +151,11 @@ export function fitBubble(data: TextData, measure: MeasureText): FittedBubble {
   }
 
   if (data.backgroundType === 'RECTANGLE') {
-    const m = data.fontSize * RECT_MARGIN_EM + border / 2 + data.rectRounding * (1 - Math.SQRT1_2);
+    const m = rectMargin(data);
     return result(tw + 2 * m, th + 2 * m, { x: m, y: m, width: tw, height: th }, layout);
   }
 
-  // Clear of the ink on the inside: half the stroke, or a double outline's inner line.
-  const m = data.fontSize * AUTO_MARGIN_EM + border * bubbleLook(data.bubbleStyle).innerDepth;
+  const m = bubbleMargin(data);
   const innerW = tw + 2 * m;
   const innerH = th + 2 * m;
   const wobble = wobbleOf(data);

@@ -14,3 +14,4 @@ export * from './painter.ts';
 export * from './paint-bubble.ts';
 export * from './ruby.ts';
 export * from './font-catalogue.ts';
+export * from './shrink.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planPage, rastersToDraw, type PlanNode } from '../../src/export/index.ts';
 import { fixtureDoc } from './support.ts';
+import { fakeMeasure } from '../text/fake-measure.ts';
+import { shownText } from '../../src/text/index.ts';
 
 const names = (nodes: readonly PlanNode[]) => nodes.map((n) => n.name);
 
@@ -42,6 +44,22 @@ describe('page plan', () => {
     const logo = plan.nodes.find((n) => n.name === 'Logo');
     expect(logo?.kind === 'raster' && logo.rect).toEqual({ x: 100, y: 100, width: 100, height: 50 });
     expect(names(plan.nodes).slice(-3)).toEqual(['Logo', 'Hello background', 'Hello']);
+  });
+
+  it('gives a shrink-to-fit type layer the size its raster is drawn at, when the caller measures text', () => {
+    const { doc, rootId } = fixtureDoc();
+    const hello = doc.layers.hello;
+    if (hello?.type !== 'TEXT') throw new Error('fixture lost its text');
+    Object.assign(hello.data, { text: 'Hello there, this is far too long for so small a bubble', textFit: 'shrink' });
+    const sizeOf = (plan: ReturnType<typeof planPage>) =>
+      rastersToDraw(plan).find((n) => n.role === 'text')?.text?.fontSize;
+    const fitted = shownText(hello.data, 200, 100, fakeMeasure).data.fontSize;
+    expect(fitted).toBeLessThan(30);
+    const plan = planPage(doc, rootId, { measure: () => fakeMeasure });
+    expect(sizeOf(plan)).toBeCloseTo(fitted * Math.sqrt(plan.scaleX * plan.scaleY), 6);
+    // Grow-to-fit text keeps its own size.
+    hello.data.textFit = 'grow';
+    expect(sizeOf(planPage(doc, rootId, { measure: () => fakeMeasure }))).toBeCloseTo(30 * plan.scaleX, 6);
   });
 });
 

@@ -1,6 +1,6 @@
 import Konva from 'konva';
 import type { TextData } from '@koma/domain';
-import { bubbleShape, paintBubble, layoutText, pinnedFaceCentre, type LayerNode, type TextLayout } from '@koma/editor';
+import { bubbleShape, paintBubble, pinnedFaceCentre, shownText, type LayerNode, type TextLayout } from '@koma/editor';
 import { cssFontFor, measurerFor } from '../text-measure.ts';
 import { defineAdapter } from './types.ts';
 import { ensureFont } from '../../fonts.ts';
@@ -75,7 +75,8 @@ export const textAdapter = defineAdapter({
     const box = { x: 0, y: 0, width, height };
     // A font from the catalogue loads the first time a layer uses it; the canvas redraws when it arrives.
     void ensureFont(d.fontName, d.text);
-    const layout = layoutText(d, measurerFor(d.vertical));
+    // Shrink-to-fit text is laid out at the size that fits the box (export draws through here too).
+    const { data: shown, layout } = shownText(d, width, height, measurerFor(d.vertical));
     // A tail pinned to a face aims at it; the point is moved into the bubble's own coordinates.
     const face = pinnedFaceCentre(ctx.doc, node);
     const target = face ? { x: face.x - node.transform.x, y: face.y - node.transform.y } : null;
@@ -106,7 +107,7 @@ export const textAdapter = defineAdapter({
           // The text block sits in the middle of the area its background leaves free.
           const ox = area.x + (area.width - layout.width) / 2;
           const oy = area.y + (area.height - layout.height) / 2;
-          drawText(ctx, d, layout, ox, oy);
+          drawText(ctx, shown, layout, ox, oy);
         },
       }),
     );

@@ -1,7 +1,15 @@
-import { SPEECH_BUBBLES, SPEECH_BUBBLE_NAMES, TEXT_BACKGROUND_TYPES, TEXT_ALIGNS, type TextData } from '@koma/domain';
+import {
+  SPEECH_BUBBLES,
+  SPEECH_BUBBLE_NAMES,
+  TEXT_BACKGROUND_TYPES,
+  TEXT_ALIGNS,
+  TEXT_FITS,
+  type TextData,
+} from '@koma/domain';
 import {
   pinnableFaces,
   bubbleStylePatch,
+  shownText,
   renameLayer,
   setPanelDetails,
   splitPanel,
@@ -18,7 +26,7 @@ import { useDoc, useUi } from '../hooks.ts';
 import '../../setup/i18n.ts';
 import { useT } from '../../i18n/index.ts';
 import { ImageOperations } from '../../generation/ImageOperations.tsx';
-import { fittedSize } from '../../canvas/text-measure.ts';
+import { fittedSize, measurerFor } from '../../canvas/text-measure.ts';
 import { FilterFields } from './FilterFields.tsx';
 import { AppearanceFields } from './AppearanceFields.tsx';
 import { TextMoreFields, expandHex } from './TextMoreFields.tsx';
@@ -122,6 +130,7 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
           onChange={(e) => Number(e.target.value) > 0 && set({ fontSize: Number(e.target.value) })}
         />
       </label>
+      <TextFit node={node} set={set} />
       <label className="field field--inline">
         <span>{t('editor.layer.fontColor')}</span>
         <input type="color" value={expandHex(d.fontColor)} onChange={(e) => set({ fontColor: e.target.value })} />
@@ -209,6 +218,44 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
           </label>
         </>
       )}
+    </>
+  );
+}
+
+/**
+ * Grow the box to fit the text (the spec's behaviour) or shrink the text to fit the box; when shrinking, the size
+ * the text is set at, or a warning when even the smallest size overflows.
+ */
+function TextFit({ node, set }: { node: LayerNode<'TEXT'>; set: (patch: Partial<TextData>) => unknown }) {
+  const t = useT();
+  const d = node.data;
+  const { width, height } = node.transform.size;
+  const shown = d.textFit === 'shrink' ? shownText(d, width, height, measurerFor(d.vertical)) : null;
+  return (
+    <>
+      <label className="field">
+        <span>{t('editor.layer.fit')}</span>
+        <select
+          value={d.textFit}
+          data-testid="text-fit"
+          onChange={(e) => set({ textFit: e.target.value as TextData['textFit'] })}
+        >
+          {TEXT_FITS.map((f) => (
+            <option key={f} value={f}>
+              {t(`editor.layer.fits.${f}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      {shown?.overflow ? (
+        <p className="small field-warning" role="alert" data-testid="text-overflow">
+          {t('editor.layer.overflow', { n: shown.data.fontSize })}
+        </p>
+      ) : shown && shown.data.fontSize !== d.fontSize ? (
+        <p className="small muted" data-testid="text-fitted-size" data-size={shown.data.fontSize}>
+          {t('editor.layer.fittedAt', { n: shown.data.fontSize })}
+        </p>
+      ) : null}
     </>
   );
 }

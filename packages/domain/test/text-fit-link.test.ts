@@ -84,7 +84,8 @@ describe('shrink-to-fit and linked bubbles in the current document version', () 
     );
     if (!result.ok) throw new Error(result.error.message);
     const root = result.value.rootLayer;
-    for (const id of ['gone', 'oneway', 'self', 'toGroup', 'cross']) expect(textData(root, id).linkedBubbleId).toBeNull();
+    for (const id of ['gone', 'oneway', 'self', 'toGroup', 'cross'])
+      expect(textData(root, id).linkedBubbleId).toBeNull();
     expect(textData(root, 'pairA').linkedBubbleId).toBe('pairB');
     expect(textData(root, 'pairB').linkedBubbleId).toBe('pairA');
     const page = result.value.pages[0]!.rootLayer;

@@ -256,6 +256,49 @@ describe.sequential('two API processes and two workers on PostgreSQL, Redis and 
     return { user, ack, images, jobs };
   }
 
+  it('a save through API process 1 reaches an editor streaming from API process 2 within 2 s', async () => {
+    const [one, two] = apis as [NodeProcess, NodeProcess];
+    const user = new HttpUser(one.url);
+    expect((await user.signUp('live-across@example.com')).status).toBe(201);
+    const data = createWorkspaceData('COMIC', () => randomBytes(6).toString('hex'));
+    const created = await user.call<{ id: string }>('POST', '/api/workspace', { name: 'Live', data });
+    expect(created.status).toBe(201);
+    const controller = new AbortController();
+    const response = await fetch(`${two.url}/api/workspace/${created.body.id}/events`, {
+      headers: { cookie: user.cookie },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    /** Reads until an event of `kind` arrives; its data. */
+    const next = async (kind: string): Promise<unknown> => {
+      for (;;) {
+        const match = new RegExp(`event: ${kind}\\ndata: (.*)\\n\\n`).exec(buffer);
+        if (match) {
+          buffer = buffer.slice(match.index + match[0].length);
+          return JSON.parse(match[1]!) as unknown;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before a ${kind} event`);
+        buffer += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      expect(await next('head')).toEqual({ revision: 1 });
+      const started = Date.now();
+      const saved = await user.call('PUT', `/api/workspace/${created.body.id}`, { data, revision: 1 }, one.url);
+      expect(saved.status).toBe(200);
+      expect(await next('saved')).toEqual({ revision: 2, tab: null });
+      const took = Date.now() - started;
+      console.log(`scale-out: a save on API 1 reached a stream on API 2 in ${took} ms`);
+      expect(took).toBeLessThan(2_000);
+    } finally {
+      controller.abort();
+    }
+  });
+
   it('serves 100 users while one API process and one worker are killed', async () => {
     const started = Date.now();
     let nextUser = 0;

@@ -93,6 +93,10 @@ export async function productionTree(): Promise<ProductionTree> {
   const serverDir = path.join(root, 'apps', 'server');
   fs.mkdirSync(serverDir, { recursive: true });
   fs.symlinkSync(modules, path.join(root, 'node_modules'), 'dir');
+  // npm nests a package under the workspace when its version differs from one hoisted for another workspace
+  // (openai today): the container keeps that folder too.
+  const nested = path.join(path.dirname(modules), 'apps', 'server', 'node_modules');
+  if (fs.existsSync(nested)) fs.symlinkSync(nested, path.join(serverDir, 'node_modules'), 'dir');
   fs.copyFileSync(path.join(repoRoot, 'apps', 'server', 'package.json'), path.join(serverDir, 'package.json'));
   await buildServer(path.join(serverDir, 'dist'));
   return { root, serverDir, remove: () => fs.rmSync(root, { recursive: true, force: true }) };

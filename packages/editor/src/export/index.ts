@@ -13,3 +13,4 @@ export * from './webtoon.ts';
 export * from './pdf.ts';
 export * from './halftone.ts';
 export * from './resolution.ts';
+export * from './pdf-text.ts';

@@ -1,7 +1,9 @@
 // A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
 // page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
 // viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
-import { PDFDocument, ReadingDirection, rgb } from 'pdf-lib';
+import { PDFDocument, ReadingDirection, rgb, type PDFFont } from 'pdf-lib';
+import fontkit from '@pdf-lib/fontkit';
+import { drawTextRuns, type PdfTextRun } from './pdf-text.ts';
 import type { ReadingOrder } from '@koma/domain';
 
 /** Points per inch in PDF user space. */
@@ -19,6 +21,8 @@ export interface PdfPage {
   /** Pixel size of the image. */
   width: number;
   height: number;
+  /** Lettering drawn as vector text over the image (the image then carries no glyphs of its own). */
+  texts?: PdfTextRun[];
 }
 
 export interface PdfOptions {
@@ -30,6 +34,8 @@ export interface PdfOptions {
   bleedPx?: number;
   /** Draw crop marks outside the bleed (the page grows to hold them). */
   cropMarks?: boolean;
+  /** Font files (WOFF, TTF or OTF) by the name text segments use; each is embedded as a subset when first used. */
+  fonts?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** The boxes of one page in points, origin bottom-left as PDF has it. */
@@ -56,6 +62,8 @@ export function pageBoxes(width: number, height: number, dpi: number, bleedPx: n
 export async function buildChapterPdf(pages: readonly PdfPage[], options: PdfOptions): Promise<Uint8Array> {
   const dpi = options.dpi ?? PRINT_DPI;
   const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const embedded = new Map<string, PDFFont>();
   pdf.setTitle(options.title, { showInWindowTitleBar: true });
   pdf.setCreator('Koma');
   pdf.setProducer('Koma (pdf-lib)');
@@ -73,6 +81,16 @@ export async function buildChapterPdf(pages: readonly PdfPage[], options: PdfOpt
     // now lets those pixels go, so a chapter peaks at one decoded page instead of all of them.
     await image.embed();
     page.drawImage(image, boxes.bleed);
+    if (source.texts?.length) {
+      for (const run of source.texts) {
+        for (const { font } of run.segments) {
+          const bytes = options.fonts?.get(font);
+          if (bytes && !embedded.has(font)) embedded.set(font, await pdf.embedFont(bytes, { subset: true }));
+        }
+      }
+      const k = PT_PER_INCH / dpi;
+      drawTextRuns(page, source.texts, [k, 0, 0, -k, boxes.bleed.x, boxes.bleed.y + boxes.bleed.height], embedded);
+    }
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
   }
   return pdf.save();

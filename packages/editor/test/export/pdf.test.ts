@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildChapterPdf, pageBoxes, type PdfPage } from '../../src/index.ts';
 
@@ -73,5 +73,93 @@ describe('chapter PDF', () => {
     expect(at(10, 10)).toEqual([0, 0, 0]);
     const blue = at(600, 900);
     [0x33, 0x66, 0xcc].forEach((c, i) => expect(Math.abs(blue[i]! - c)).toBeLessThanOrEqual(2));
+  });
+});
+
+describe('chapter PDF lettering as vector text', () => {
+  const font = (file: string) => new Uint8Array(readFileSync(path.join('node_modules/@fontsource', file)));
+  const fonts = new Map([
+    ['latin', font('comic-neue/files/comic-neue-latin-400-normal.woff')],
+    ['jp', font('noto-sans-jp/files/noto-sans-jp-119-400-normal.woff')],
+  ]);
+
+  it('embeds the fonts, keeps the text searchable, and places a line and a vertical column where the canvas would', async () => {
+    const page = pageImage(700, 980, '#ffffff');
+    page.texts = [
+      // A horizontal line at (300, 300), 40 px, textBaseline 'top' (clear of the image's black corner).
+      {
+        segments: [{ text: 'PRINT ME', font: 'latin' }],
+        matrix: [1, 0, 0, 1, 300, 300],
+        size: 40,
+        color: '#000000',
+        align: 'left',
+        baseline: 'top',
+      },
+      // Two glyphs of a vertical column, each centred on its point, one under the other.
+      ...['あ', 'い'].map((text, i) => ({
+        segments: [{ text, font: 'jp' }],
+        matrix: [1, 0, 0, 1, 500, 400 + i * 60] as [number, number, number, number, number, number],
+        size: 50,
+        color: '#000000',
+        align: 'center' as const,
+        baseline: 'middle' as const,
+      })),
+    ];
+    const file = path.join(tmp, 'text.pdf');
+    writeFileSync(file, await buildChapterPdf([page], { title: 'T', readingOrder: 'RIGHT_TO_LEFT', dpi: 72, fonts }));
+    const listed = execFileSync('pdffonts', [file], { encoding: 'utf8' });
+    expect(listed).toMatch(/ComicNeue-Regular\S*\s+CID TrueType\s+Identity-H\s+yes/);
+    expect(listed).toMatch(/NotoSansJP\S*\s+CID TrueType\s+Identity-H\s+yes/);
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    expect(text).toContain('PRINT ME');
+    expect(text).toMatch(/あ[\s\S]*い/);
+    // The ink lies where a canvas (Skia, as in Chrome) draws the same calls with the same fonts: within 3 px.
+    execFileSync('pdftoppm', ['-r', '72', '-singlefile', file, path.join(tmp, 'text')]);
+    const rendered = readPpm(readFileSync(path.join(tmp, 'text.ppm')));
+    GlobalFonts.registerFromPath(
+      path.resolve('node_modules/@fontsource/comic-neue/files/comic-neue-latin-400-normal.woff'),
+      'PdfTestLatin',
+    );
+    GlobalFonts.registerFromPath(
+      path.resolve('node_modules/@fontsource/noto-sans-jp/files/noto-sans-jp-119-400-normal.woff'),
+      'PdfTestJp',
+    );
+    const canvas = createCanvas(700, 980);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff';
+    g.fillRect(0, 0, 700, 980);
+    g.fillStyle = '#000';
+    for (const run of page.texts) {
+      g.font = `${run.size}px ${run.segments[0]!.font === 'jp' ? 'PdfTestJp' : 'PdfTestLatin'}`;
+      g.textAlign = run.align;
+      g.textBaseline = run.baseline;
+      g.fillText(run.segments[0]!.text, run.matrix[4], run.matrix[5]);
+    }
+    const drawn = g.getImageData(0, 0, 700, 980).data;
+    const inkBox = (dark: (x: number, y: number) => boolean, x0: number, y0: number, x1: number, y1: number) => {
+      const box = { left: Infinity, top: Infinity, right: -1, bottom: -1 };
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          if (!dark(x, y)) continue;
+          box.left = Math.min(box.left, x);
+          box.right = Math.max(box.right, x);
+          box.top = Math.min(box.top, y);
+          box.bottom = Math.max(box.bottom, y);
+        }
+      }
+      return box;
+    };
+    const inPdf = (x: number, y: number) => rendered.data[(y * 700 + x) * 3]! < 128;
+    const onCanvas = (x: number, y: number) => drawn[(y * 700 + x) * 4]! < 128;
+    for (const [x0, y0, x1, y1] of [
+      [250, 250, 700, 360],
+      [440, 340, 560, 500],
+    ] as const) {
+      const a = inkBox(inPdf, x0, y0, x1, y1);
+      const b = inkBox(onCanvas, x0, y0, x1, y1);
+      expect(b.right).toBeGreaterThan(0);
+      for (const side of ['left', 'top', 'right', 'bottom'] as const)
+        expect(Math.abs(a[side] - b[side]), side).toBeLessThanOrEqual(3);
+    }
   });
 });

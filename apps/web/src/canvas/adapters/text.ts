@@ -1,6 +1,14 @@
 import Konva from 'konva';
 import type { TextData } from '@koma/domain';
-import { bubbleShape, paintBubble, pinnedFaceCentre, shownText, type LayerNode, type TextLayout } from '@koma/editor';
+import {
+  bubbleShape,
+  paintBubble,
+  pinnedFaceCentre,
+  shownText,
+  type DocState,
+  type LayerNode,
+  type TextLayout,
+} from '@koma/editor';
 import { cssFontFor, measurerFor } from '../text-measure.ts';
 import { defineAdapter } from './types.ts';
 import { ensureFont } from '../../fonts.ts';
@@ -61,6 +69,46 @@ function drawText(ctx: CanvasRenderingContext2D, data: TextData, layout: TextLay
   }
 }
 
+/**
+ * Paints a text layer (background, then glyphs) in its own units, origin at its box's top-left. The canvas draws
+ * through it and the PDF export records its glyph calls, so both place every glyph the same way.
+ */
+export function textPainter(node: LayerNode<'TEXT'>, doc: DocState): (ctx: CanvasRenderingContext2D) => void {
+  const d = node.data;
+  const { width, height } = node.transform.size;
+  const box = { x: 0, y: 0, width, height };
+  // Shrink-to-fit text is laid out at the size that fits the box (export draws through here too).
+  const { data: shown, layout } = shownText(d, width, height, measurerFor(d.vertical));
+  // A tail pinned to a face aims at it; the point is moved into the bubble's own coordinates.
+  const face = pinnedFaceCentre(doc, node);
+  const target = face ? { x: face.x - node.transform.x, y: face.y - node.transform.y } : null;
+  const shape = d.backgroundType === 'SPEECH_BUBBLE' ? bubbleShape(d, box, target) : null;
+  return (ctx) => {
+    let area = {
+      x: d.paddings.left,
+      y: d.paddings.top,
+      width: width - d.paddings.left - d.paddings.right,
+      height: height - d.paddings.top - d.paddings.bottom,
+    };
+    if (shape) {
+      paintBubble(ctx, d, shape);
+      area = shape.outline.textArea;
+    } else if (d.backgroundType === 'RECTANGLE') {
+      ctx.fillStyle = d.backgroundColor;
+      ctx.strokeStyle = d.backgroundStrokeColor;
+      ctx.lineWidth = d.backgroundBorderSize;
+      ctx.beginPath();
+      ctx.roundRect(0, 0, width, height, d.rectRounding);
+      ctx.fill();
+      if (d.backgroundBorderSize > 0) ctx.stroke();
+    }
+    // The text block sits in the middle of the area its background leaves free.
+    const ox = area.x + (area.width - layout.width) / 2;
+    const oy = area.y + (area.height - layout.height) / 2;
+    drawText(ctx, shown, layout, ox, oy);
+  };
+}
+
 /** Text and its background (none, a rectangle, or a speech bubble of any catalogue style with its tail). */
 export const textAdapter = defineAdapter({
   type: 'TEXT',
@@ -70,45 +118,13 @@ export const textAdapter = defineAdapter({
   ],
   build(group, layer, ctx) {
     const node: LayerNode<'TEXT'> = layer;
-    const d = node.data;
-    const { width, height } = node.transform.size;
-    const box = { x: 0, y: 0, width, height };
     // A font from the catalogue loads the first time a layer uses it; the canvas redraws when it arrives.
-    void ensureFont(d.fontName, d.text);
-    // Shrink-to-fit text is laid out at the size that fits the box (export draws through here too).
-    const { data: shown, layout } = shownText(d, width, height, measurerFor(d.vertical));
-    // A tail pinned to a face aims at it; the point is moved into the bubble's own coordinates.
-    const face = pinnedFaceCentre(ctx.doc, node);
-    const target = face ? { x: face.x - node.transform.x, y: face.y - node.transform.y } : null;
-    const shape = d.backgroundType === 'SPEECH_BUBBLE' ? bubbleShape(d, box, target) : null;
+    void ensureFont(node.data.fontName, node.data.text);
+    const paint = textPainter(node, ctx.doc);
     group.add(
       new Konva.Shape({
         listening: false,
-        sceneFunc: (context) => {
-          const ctx = (context as unknown as { _context: CanvasRenderingContext2D })._context;
-          let area = {
-            x: d.paddings.left,
-            y: d.paddings.top,
-            width: width - d.paddings.left - d.paddings.right,
-            height: height - d.paddings.top - d.paddings.bottom,
-          };
-          if (shape) {
-            paintBubble(ctx, d, shape);
-            area = shape.outline.textArea;
-          } else if (d.backgroundType === 'RECTANGLE') {
-            ctx.fillStyle = d.backgroundColor;
-            ctx.strokeStyle = d.backgroundStrokeColor;
-            ctx.lineWidth = d.backgroundBorderSize;
-            ctx.beginPath();
-            ctx.roundRect(0, 0, width, height, d.rectRounding);
-            ctx.fill();
-            if (d.backgroundBorderSize > 0) ctx.stroke();
-          }
-          // The text block sits in the middle of the area its background leaves free.
-          const ox = area.x + (area.width - layout.width) / 2;
-          const oy = area.y + (area.height - layout.height) / 2;
-          drawText(ctx, shown, layout, ox, oy);
-        },
+        sceneFunc: (context) => paint((context as unknown as { _context: CanvasRenderingContext2D })._context),
       }),
     );
   },

@@ -146,6 +146,10 @@ describe('page setups', () => {
     expect(first.getTrimBox().width).toBeCloseTo(mm(182), 0);
     expect(first.getTrimBox().x).toBeCloseTo(mm(3), 0);
     expect(first.getBleedBox().width).toBeCloseTo(mm(188), 0);
+    // The lettering is vector text in an embedded font: listed by pdffonts, found by pdftotext.
+    const fonts = execFileSync('pdffonts', [pdf.file], { encoding: 'utf8' });
+    expect(fonts).toMatch(/ComicNeue\S*\s+CID TrueType\s+Identity-H\s+yes/);
+    expect(execFileSync('pdftotext', [pdf.file, '-'], { encoding: 'utf8' })).toContain('PRINT ME');
     const info = execFileSync('pdfinfo', ['-box', pdf.file], { encoding: 'utf8' });
     expect(info).toMatch(/Page size:\s+532\.8\d* x 745\.3\d* pts/);
     expect(info).toMatch(/TrimBox:\s+8\.43\s+8\.43\s+524\.3\d\s+736\.8\d/);

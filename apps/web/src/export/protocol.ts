@@ -1,4 +1,4 @@
-import type { ImportNote, PagePlan, PdfOptions, Plan, Raster, Span, StackedPage } from '@koma/editor';
+import type { ImportNote, PagePlan, PdfOptions, PdfTextRun, Plan, Raster, Span, StackedPage } from '@koma/editor';
 import type { ExportKey, StageText } from './i18n.ts';
 import type { PageTone } from './tone-pages.ts';
 
@@ -17,7 +17,8 @@ export type WorkerRequest =
   /** Encoded page images (PNG) in reading order, into one PDF. */
   | {
       type: 'pdf';
-      pages: { bytes: Uint8Array; width: number; height: number }[];
+      /** Each page's lettering as vector text runs; their fonts are fetched by URL in the worker. */
+      pages: { bytes: Uint8Array; width: number; height: number; texts: PdfTextRun[] }[];
       options: PdfOptions;
       tone: PageTone;
       fileName: string;

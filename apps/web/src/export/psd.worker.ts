@@ -94,7 +94,14 @@ async function handle(request: WorkerRequest): Promise<void> {
       pages.push({ ...page, bytes: await tonePage(page.bytes, request.tone), kind: 'png' as const });
     }
     reply({ type: 'progress', done: total - 1, total, stage: { key: 'writingPdf' } });
-    const bytes = await buildChapterPdf(pages, request.options);
+    // The font files the lettering uses, each fetched once (same origin: they ship with the app).
+    const urls = new Set(request.pages.flatMap((p) => p.texts.flatMap((r) => r.segments.map((s) => s.font))));
+    const fonts = new Map<string, Uint8Array>();
+    for (const url of urls) {
+      const response = await fetch(url);
+      if (response.ok) fonts.set(url, new Uint8Array(await response.arrayBuffer()));
+    }
+    const bytes = await buildChapterPdf(pages, { ...request.options, fonts });
     reply({ type: 'file', bytes, fileName: request.fileName, mime: 'application/pdf' }, [bytes.buffer as ArrayBuffer]);
     return;
   }

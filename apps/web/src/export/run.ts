@@ -17,6 +17,7 @@ import {
   rastersToDraw,
   kindOf,
   type LowResolutionImage,
+  type PdfTextRun,
   safeFileName,
   setVisibility,
   type AddImageArgs,
@@ -232,6 +233,7 @@ interface EncodedPage {
   fileName: string;
   width: number;
   height: number;
+  texts?: PdfTextRun[];
 }
 
 /**
@@ -244,19 +246,31 @@ async function encodePages(
   onProgress: ProgressFn,
   signal?: AbortSignal,
   placed?: LowResolutionImage[],
+  /** For a PDF: lettering as vector text in this ink, its glyphs left out of the page images. */
+  vectorText?: PageTone['kind'],
 ): Promise<EncodedPage[]> {
   const plans = pagePlans(session, 'allPages', true);
   const images = sharedImageStore();
   const pages: EncodedPage[] = [];
-  for (const [i, pagePlan] of plans.entries()) {
+  for (const [i, fullPlan] of plans.entries()) {
     signal?.throwIfAborted();
     const onPage: ProgressFn = (p) =>
       onProgress({ ...p, stage: exportText('stage.onPage', { page: i + 1, pages: plans.length, stage: p.stage }) });
+    // Loaded on the first PDF: it carries the font files' URLs and unicode ranges.
+    const text = vectorText ? await import('./pdf-text.ts') : null;
+    const lettering = text && vectorText ? text.pageTextRuns(session.editor.doc, fullPlan, vectorText) : null;
+    const pagePlan = text && lettering ? text.withoutGlyphs(fullPlan, lettering.layerIds) : fullPlan;
     const [job] = await rasterizeAll(session, [pagePlan], images, onPage);
     placed?.push(...placedResolutions(session, pagePlan, i + 1, images));
     const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onPage, signal);
     if (reply.type !== 'file') throw new ExportError(exportText('error.unexpectedReply'));
-    pages.push({ bytes: reply.bytes, fileName: reply.fileName, width: pagePlan.width, height: pagePlan.height });
+    pages.push({
+      bytes: reply.bytes,
+      fileName: reply.fileName,
+      width: pagePlan.width,
+      height: pagePlan.height,
+      ...(lettering ? { texts: lettering.runs } : {}),
+    });
   }
   return pages;
 }
@@ -305,12 +319,12 @@ export async function exportPdf(
   signal?: AbortSignal,
 ): Promise<{ lowResolution: LowResolutionImage[] }> {
   const placed: LowResolutionImage[] = [];
-  const pages = await encodePages(session, plan, onProgress, signal, placed);
+  const pages = await encodePages(session, plan, onProgress, signal, placed, options.tone.kind);
   const base = safeFileName(session.name || 'koma');
   const reply = await runWorker(
     {
       type: 'pdf',
-      pages: pages.map(({ bytes, width, height }) => ({ bytes, width, height })),
+      pages: pages.map(({ bytes, width, height, texts }) => ({ bytes, width, height, texts: texts ?? [] })),
       options: {
         title: session.name || 'Koma',
         readingOrder: session.editor.doc.comicConfiguration.readingOrder,

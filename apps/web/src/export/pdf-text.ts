@@ -17,17 +17,17 @@ import { textPainter } from '../canvas/adapters/text.ts';
 // name, and each package's unicode ranges per slice. Vite emits the files (most are already there as the CSS's
 // fallback) and hands their URLs; this module is loaded only when a PDF is exported.
 // Bold files only for the faces whose bold the app loads (fonts.ts); the canvas emboldens the others itself.
-const FILES = import.meta.glob(
+const FILES = import.meta.glob<string>(
   [
     '../../../../node_modules/@fontsource/*/files/*-400-normal.woff',
     '../../../../node_modules/@fontsource/{comic-neue,noto-sans-jp}/files/*-700-normal.woff',
   ],
   { query: '?url', import: 'default', eager: true },
-) as Record<string, string>;
-const RANGES = import.meta.glob('../../../../node_modules/@fontsource/*/unicode.json', {
+);
+const RANGES = import.meta.glob<Record<string, string>>('../../../../node_modules/@fontsource/*/unicode.json', {
   import: 'default',
   eager: true,
-}) as Record<string, Record<string, string>>;
+});
 
 const fileUrl = new Map(Object.entries(FILES).map(([path, url]) => [path.slice(path.lastIndexOf('/') + 1), url]));
 

@@ -12,6 +12,8 @@ import {
   togglePanelBorder,
   bleedPanel,
   unclipLayer,
+  linkBubbles,
+  unlinkBubbles,
 } from '@koma/editor';
 import type { EditorSession } from './session.ts';
 import { useDoc } from './hooks.ts';
@@ -111,6 +113,25 @@ export function ContextMenu({
     ]);
     items.push([t('editor.layer.border'), () => e.execute(togglePanelBorder, { id: node.id }), 'border']);
     items.push([t('setup.bleedPanel'), () => e.execute(bleedPanel, { id: node.id }), 'bleed']);
+  }
+  if (node.type === 'TEXT' && node.data.backgroundType === 'SPEECH_BUBBLE') {
+    // Two speech bubbles selected, this one among them: join them; a joined one: part them.
+    const selected = session.ui.state.selection;
+    const other =
+      selected.length === 2 && selected.includes(node.id) ? selected.find((id) => id !== node.id) : undefined;
+    const partner = other ? session.editor.doc.layers[other] : undefined;
+    if (
+      partner?.type === 'TEXT' &&
+      partner.data.backgroundType === 'SPEECH_BUBBLE' &&
+      node.data.linkedBubbleId !== other
+    )
+      items.push([
+        t('editor.layer.link'),
+        () => e.execute(linkBubbles, { ids: [node.id, partner.id] }),
+        'link-bubbles',
+      ]);
+    if (node.data.linkedBubbleId !== null)
+      items.push([t('editor.layer.unlink'), () => e.execute(unlinkBubbles, { id: node.id }), 'unlink-bubbles']);
   }
   items.push([
     t('editor.layers.remove'),

@@ -1,6 +1,7 @@
 import { zTextData, type TextData } from '@koma/domain';
 import { CommandError, defineCommand } from './command.ts';
-import { getLayerOf } from './helpers.ts';
+import { getLayerOf, rootOf } from './helpers.ts';
+import type { DocState } from '../store/state.ts';
 import { parseRuby } from '../text/ruby.ts';
 
 /**
@@ -43,3 +44,35 @@ export const updateText = defineCommand(
     }
   },
 );
+
+/** Clears the link of a bubble and its partner's link back (either may already be gone). */
+export function unlinkBubble(doc: DocState, id: string): void {
+  const node = doc.layers[id];
+  if (node?.type !== 'TEXT' || node.data.linkedBubbleId === null) return;
+  const partner = doc.layers[node.data.linkedBubbleId];
+  node.data.linkedBubbleId = null;
+  if (partner?.type === 'TEXT' && partner.data.linkedBubbleId === id) partner.data.linkedBubbleId = null;
+}
+
+/**
+ * Links two speech bubbles so they print as one outline (a speaker continuing), each keeping its text. A bubble is
+ * linked to one other at most: earlier links of either are undone in the same step.
+ */
+export const linkBubbles = defineCommand('Link bubbles', (doc, args: { ids: [string, string] }) => {
+  const [a, b] = args.ids.map((id) => getLayerOf(doc, id, 'TEXT'));
+  if (!a || !b || a.id === b.id) throw new CommandError('Select two speech bubbles to link.');
+  if (a.data.backgroundType !== 'SPEECH_BUBBLE' || b.data.backgroundType !== 'SPEECH_BUBBLE') {
+    throw new CommandError('Only speech bubbles can be linked.');
+  }
+  if (rootOf(doc, a.id) !== rootOf(doc, b.id)) throw new CommandError('Linked bubbles must be on the same page.');
+  unlinkBubble(doc, a.id);
+  unlinkBubble(doc, b.id);
+  a.data.linkedBubbleId = b.id;
+  b.data.linkedBubbleId = a.id;
+});
+
+export const unlinkBubbles = defineCommand('Unlink bubbles', (doc, args: { id: string }) => {
+  const node = getLayerOf(doc, args.id, 'TEXT');
+  if (node.data.linkedBubbleId === null) throw new CommandError('This bubble is not linked.');
+  unlinkBubble(doc, node.id);
+});

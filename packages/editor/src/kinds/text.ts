@@ -2,7 +2,7 @@ import { HANDLE_HIT_MARGIN, TEXT_EXPORT_PADDING, createTextLayer, zTextData, typ
 import type { DocState, LayerNode } from '../store/state.ts';
 import { pinnedFaceCentre } from '../text/pin.ts';
 import { addText } from '../commands/add.ts';
-import { updateText } from '../commands/text.ts';
+import { linkBubbles, unlinkBubble, unlinkBubbles, updateText } from '../commands/text.ts';
 import { bubbleShape, tailFromTip } from '../text/tail.ts';
 import { psdFontName } from '../text/font.ts';
 import { shownText } from '../text/shrink.ts';
@@ -133,5 +133,7 @@ export const textKind = defineKind({
     },
   },
   tab: ['text.fields'],
-  commands: { addText, updateText },
+  commands: { addText, updateText, linkBubbles, unlinkBubbles },
+  // A removed bubble leaves its partner standing alone (undo brings both links back).
+  beforeRemove: (doc, node) => unlinkBubble(doc, node.id),
 });

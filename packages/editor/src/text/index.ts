@@ -15,3 +15,4 @@ export * from './paint-bubble.ts';
 export * from './ruby.ts';
 export * from './font-catalogue.ts';
 export * from './shrink.ts';
+export * from './link.ts';

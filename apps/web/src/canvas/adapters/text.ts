@@ -1,6 +1,7 @@
 import Konva from 'konva';
 import type { TextData } from '@koma/domain';
 import {
+  bubbleLink,
   bubbleShape,
   paintBubble,
   pinnedFaceCentre,
@@ -83,6 +84,7 @@ export function textPainter(node: LayerNode<'TEXT'>, doc: DocState): (ctx: Canva
   const face = pinnedFaceCentre(doc, node);
   const target = face ? { x: face.x - node.transform.x, y: face.y - node.transform.y } : null;
   const shape = d.backgroundType === 'SPEECH_BUBBLE' ? bubbleShape(d, box, target) : null;
+  const link = shape ? bubbleLink(doc, node) : null;
   return (ctx) => {
     let area = {
       x: d.paddings.left,
@@ -91,7 +93,7 @@ export function textPainter(node: LayerNode<'TEXT'>, doc: DocState): (ctx: Canva
       height: height - d.paddings.top - d.paddings.bottom,
     };
     if (shape) {
-      paintBubble(ctx, d, shape);
+      paintBubble(ctx, d, shape, link);
       area = shape.outline.textArea;
     } else if (d.backgroundType === 'RECTANGLE') {
       ctx.fillStyle = d.backgroundColor;
@@ -113,8 +115,10 @@ export function textPainter(node: LayerNode<'TEXT'>, doc: DocState): (ctx: Canva
 export const textAdapter = defineAdapter({
   type: 'TEXT',
   // A tail pinned to a face follows the image it points at.
+  // A linked bubble is drawn around its partner, so it redraws when the partner moves or changes.
   dependsOn: (layer, ctx) => [
     layer.data.pinToFace && layer.data.tailTargetLayerId ? ctx.doc.layers[layer.data.tailTargetLayerId] : undefined,
+    layer.data.linkedBubbleId ? ctx.doc.layers[layer.data.linkedBubbleId] : undefined,
   ],
   build(group, layer, ctx) {
     const node: LayerNode<'TEXT'> = layer;

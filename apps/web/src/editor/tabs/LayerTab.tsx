@@ -16,6 +16,8 @@ import {
   togglePanelBorder,
   bleedPanel,
   updateText,
+  linkBubbles,
+  unlinkBubbles,
   kindOf,
   type LayerNode,
   type LayerTabSection,
@@ -37,6 +39,21 @@ export function LayerTab({ session }: { session: EditorSession }) {
   const doc = useDoc(session);
   const selection = useUi(session, (s) => s.selection);
   const node = selection.length === 1 ? doc.layers[selection[0]!] : undefined;
+  const pair = selection.map((id) => doc.layers[id]);
+  if (pair.length === 2 && pair.every((l) => l?.type === 'TEXT' && l.data.backgroundType === 'SPEECH_BUBBLE')) {
+    return (
+      <div className="tab-body" data-testid="layer-tab">
+        <button
+          type="button"
+          className="button"
+          data-testid="link-bubbles"
+          onClick={() => session.editor.execute(linkBubbles, { ids: [selection[0]!, selection[1]!] })}
+        >
+          {t('editor.layer.link')}
+        </button>
+      </div>
+    );
+  }
   if (!node) return <div className="tab-body muted">{t('editor.layer.none')}</div>;
   return (
     <div className="tab-body" data-testid="layer-tab">
@@ -194,6 +211,7 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
             <input type="checkbox" checked={d.hasTail} onChange={(e) => set({ hasTail: e.target.checked })} />
             {t('editor.layer.hasTail')}
           </label>
+          <LinkedTo session={session} node={node} />
           <PinToFace session={session} node={node} onChange={set} />
           <label className="field field--inline">
             <span>{t('editor.layer.tailAngle')}</span>
@@ -219,6 +237,29 @@ function TextFields({ session, node }: { session: EditorSession; node: LayerNode
         </>
       )}
     </>
+  );
+}
+
+/** The bubble this one is joined to, and a button to part them. */
+function LinkedTo({ session, node }: { session: EditorSession; node: LayerNode<'TEXT'> }) {
+  const t = useT();
+  const id = node.data.linkedBubbleId;
+  const partner = id === null ? undefined : session.editor.doc.layers[id];
+  if (!partner) return null;
+  return (
+    <div className="field">
+      <p className="small" data-testid="linked-to">
+        {t('editor.layer.linkedTo', { name: partner.name || partner.type })}
+      </p>
+      <button
+        type="button"
+        className="button"
+        data-testid="unlink-bubbles"
+        onClick={() => session.editor.execute(unlinkBubbles, { id: node.id })}
+      >
+        {t('editor.layer.unlink')}
+      </button>
+    </div>
   );
 }
 

@@ -205,13 +205,25 @@ describe('thumbnails', () => {
     await screenshot(second, 'thumbnail-dashboard');
     await second.close();
 
-    // Another tab saves the comic first: "Open theirs, copy mine" keeps this tab's work as a copy with a thumbnail.
+    // Another tab changes a layer this tab holds an unsaved edit on: the dialog opens at once, and "Open theirs,
+    // copy mine" keeps this tab's work as a copy with a thumbnail. (This tab's timer is stopped so its edit stays
+    // unsaved until the other save arrives.)
+    await page.evaluate(() => (window as unknown as { __koma: any }).__koma.autosave.stop());
+    const row = page.getByTestId('layer-row').first();
+    const layerId = (await row.getAttribute('data-layer-id'))!;
+    await row.getByTestId('toggle-visibility').click();
+    type Node = { id: string; locked: boolean; children?: Node[] };
     const stored = (await (await page.request.get(`/api/workspace/${comicId}`)).json()) as {
-      data: unknown;
+      data: { pages: { rootLayer: Node }[] };
       revision: number;
     };
-    expect((await page.request.put(`/api/workspace/${comicId}`, { data: stored })).status()).toBe(200);
-    await page.getByTestId('add-text').click();
+    const find = (node: Node): Node | undefined =>
+      node.id === layerId ? node : (node.children ?? []).map(find).find(Boolean);
+    find(stored.data.pages[0]!.rootLayer)!.locked = true;
+    const put = await page.request.put(`/api/workspace/${comicId}`, {
+      data: { data: stored.data, revision: stored.revision },
+    });
+    expect(put.status()).toBe(200);
     const theirs = page.getByTestId('conflict-load-theirs');
     await expect.poll(() => theirs.isVisible(), { timeout: 15_000 }).toBe(true);
     await theirs.click();

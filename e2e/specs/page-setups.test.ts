@@ -126,6 +126,17 @@ describe('page setups', () => {
     await editor.fill('PRINT ME');
     await page.keyboard.press('Control+Enter');
     await expect.poll(async () => (await docState(page)).layers.some((l: any) => l.type === 'TEXT')).toBe(true);
+    // And a vertical Japanese bubble: set glyph by glyph down its column.
+    const at2 = await toScreen(page, 600, 2000);
+    await page.mouse.click(at2.x, at2.y);
+    await expect.poll(() => editor.isVisible()).toBe(true);
+    await editor.fill('こんにちは世界');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('text-vertical').check();
+    await expect
+      .poll(async () => (await docState(page)).layers.filter((l: any) => l.type === 'TEXT' && l.data.vertical).length)
+      .toBe(1);
     keep(await screenshot(page, 'setups-editor-lettered'), 'editor-lettered-1440.png');
 
     await page.getByTestId('export-open').click();
@@ -149,7 +160,11 @@ describe('page setups', () => {
     // The lettering is vector text in an embedded font: listed by pdffonts, found by pdftotext.
     const fonts = execFileSync('pdffonts', [pdf.file], { encoding: 'utf8' });
     expect(fonts).toMatch(/ComicNeue\S*\s+CID TrueType\s+Identity-H\s+yes/);
-    expect(execFileSync('pdftotext', [pdf.file, '-'], { encoding: 'utf8' })).toContain('PRINT ME');
+    expect(fonts).toMatch(/NotoSansJP\S*\s+CID TrueType\s+Identity-H\s+yes/);
+    const words = execFileSync('pdftotext', [pdf.file, '-'], { encoding: 'utf8' });
+    expect(words).toContain('PRINT ME');
+    // One glyph per line of the column, in reading order.
+    expect(words.replace(/\s+/g, '')).toContain('こんにちは世界');
     const info = execFileSync('pdfinfo', ['-box', pdf.file], { encoding: 'utf8' });
     expect(info).toMatch(/Page size:\s+532\.8\d* x 745\.3\d* pts/);
     expect(info).toMatch(/TrimBox:\s+8\.43\s+8\.43\s+524\.3\d\s+736\.8\d/);
@@ -184,6 +199,33 @@ describe('page setups', () => {
     expect(diff / (original.data.length / 97)).toBeLessThan(3);
     execFileSync('pdftoppm', ['-r', '60', '-png', '-singlefile', pdf.file, path.join(tmp, 'b5-small')]);
     keep(path.join(tmp, 'b5-small.png'), 'pdf-b5-page1.png');
+    // Close-ups of the lettering: the PDF (vector text over the bubbles) beside the PNG page, to look at.
+    for (const [name, x, y, w, h] of [
+      ['horizontal', 1050, 1000, 500, 400],
+      ['vertical', 420, 1700, 360, 620],
+    ] as const) {
+      execFileSync('pdftoppm', [
+        '-r',
+        '350',
+        '-png',
+        '-singlefile',
+        '-x',
+        `${x}`,
+        '-y',
+        `${y}`,
+        '-W',
+        `${w}`,
+        '-H',
+        `${h}`,
+        pdf.file,
+        path.join(tmp, `crop-${name}`),
+      ]);
+      keep(path.join(tmp, `crop-${name}.png`), `pdf-lettering-${name}.png`);
+      await sharp(files['001.png']!)
+        .extract({ left: x, top: y, width: w, height: h })
+        .toFile(path.join(tmp, `png-${name}.png`));
+      keep(path.join(tmp, `png-${name}.png`), `png-lettering-${name}.png`);
+    }
 
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();

@@ -221,7 +221,7 @@ describe('page setups', () => {
         path.join(tmp, `crop-${name}`),
       ]);
       keep(path.join(tmp, `crop-${name}.png`), `pdf-lettering-${name}.png`);
-      await sharp(files['001.png']!)
+      await sharp(files['001.png'])
         .extract({ left: x, top: y, width: w, height: h })
         .toFile(path.join(tmp, `png-${name}.png`));
       keep(path.join(tmp, `png-${name}.png`), `png-lettering-${name}.png`);

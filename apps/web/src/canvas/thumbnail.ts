@@ -37,6 +37,7 @@ function outputUi(ui: UiState): UiState {
     selection: [],
     hovered: null,
     editingTextId: null,
+    faceMenuFor: null,
     selectionRect: null,
     showReadingOrder: false,
     processing: {},

@@ -1,4 +1,4 @@
-import { pinnableFaces, type LayerNode } from '@koma/editor';
+import { pinnableFaces, updateText, type LayerNode } from '@koma/editor';
 import { useDoc, useUi } from '../editor/hooks.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
@@ -63,18 +63,27 @@ export function BuiltinBadges({ session }: { session: EditorSession }) {
 }
 
 /**
- * The numbered outlines of the faces found in the selected image's shown picture; with a speech bubble selected
- * (its tail menu in the layer tab), the faces its tail can be pinned to, numbered as in that menu.
+ * The numbered outlines of the faces found in the selected image's shown picture; for a speech bubble, only while
+ * its tail menu is open: the faces its tail can be pinned to, numbered as in that menu, each a button that pins it.
  */
 export function SelectedFaces({ session }: { session: EditorSession }) {
   const selection = useUi(session, (s) => s.selection);
+  const menuFor = useUi(session, (s) => s.faceMenuFor);
   const doc = useDoc(session);
   const node = selection.length === 1 ? doc.layers[selection[0]!] : undefined;
-  if (node?.type === 'TEXT' && node.data.backgroundType === 'SPEECH_BUBBLE' && node.data.hasTail) {
+  if (node?.type === 'TEXT') {
+    if (menuFor !== node.id || node.data.backgroundType !== 'SPEECH_BUBBLE') return null;
+    const pin = (layerId: string) => (index: number) => {
+      session.editor.execute(updateText, {
+        id: node.id,
+        patch: { pinToFace: true, tailTargetLayerId: layerId, tailTargetFaceIdx: index },
+      });
+      session.ui.update({ faceMenuFor: null });
+    };
     return (
       <>
         {pinnableFaces(doc, node).map(({ image, faces }) => (
-          <FaceOutlines key={image.id} session={session} layer={image} faces={faces} />
+          <FaceOutlines key={image.id} session={session} layer={image} faces={faces} onPick={pin(image.id)} />
         ))}
       </>
     );

@@ -38,6 +38,7 @@ export function repairUiState(ui: UiState, doc: DocState, pageUuid?: string): Pa
     patch.editingTextId = null;
     if (ui.interaction === 'EDIT_TEXT') patch.interaction = 'NONE';
   }
+  if (ui.faceMenuFor !== null && !selection.includes(ui.faceMenuFor)) patch.faceMenuFor = null;
   const stale = Object.keys(ui.toolStates).filter((id) => !doc.layers[id]);
   if (stale.length > 0) {
     const toolStates = { ...ui.toolStates };

@@ -46,6 +46,8 @@ export interface UiState {
   interaction: InteractionState;
   selectionRect: { x: number; y: number; width: number; height: number } | null;
   editingTextId: string | null;
+  /** The speech bubble whose tail menu (pin to a face) is open: the faces it can point at are outlined meanwhile. */
+  faceMenuFor: string | null;
   panArmed: boolean;
   showReadingOrder: boolean;
   processing: Record<string, ProcessingState>;
@@ -66,6 +68,7 @@ export function initialUiState(activePage = 0): UiState {
     interaction: 'NONE',
     selectionRect: null,
     editingTextId: null,
+    faceMenuFor: null,
     panArmed: false,
     showReadingOrder: false,
     processing: {},

@@ -22,7 +22,7 @@ import {
   type LayerNode,
   type LayerTabSection,
 } from '@koma/editor';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
 import '../../setup/i18n.ts';
@@ -301,7 +301,11 @@ function TextFit({ node, set }: { node: LayerNode<'TEXT'>; set: (patch: Partial<
   );
 }
 
-/** Pins the tail to a detected face of an image on the same page, so it follows when the image moves. */
+/**
+ * Pins the tail to a detected face of an image on the same page, so it follows when the image moves. A menu of its
+ * own (not a native select, whose open state a page cannot see): while it is open the faces are outlined and
+ * numbered on their images as in the menu, and an outline can be clicked as well as an entry.
+ */
 function PinToFace({
   session,
   node,
@@ -312,6 +316,8 @@ function PinToFace({
   onChange: (patch: Partial<TextData>) => unknown;
 }) {
   const t = useT();
+  const open = useUi(session, (s) => s.faceMenuFor === node.id);
+  const ref = useRef<HTMLDivElement>(null);
   const faces = pinnableFaces(session.editor.doc, node).flatMap(({ image, faces: boxes }) =>
     boxes.map((_, index) => ({
       layerId: image.id,
@@ -321,27 +327,75 @@ function PinToFace({
   );
   const d = node.data;
   const value = d.pinToFace && d.tailTargetLayerId !== null ? `${d.tailTargetLayerId}#${d.tailTargetFaceIdx ?? 0}` : '';
+  const current = faces.find((f) => `${f.layerId}#${f.index}` === value);
+  const setOpen = (next: boolean) => session.ui.update({ faceMenuFor: next ? node.id : null });
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: PointerEvent) => {
+      const target = e.target as Element | null;
+      // A face outline on the canvas is part of the menu: it picks the face.
+      if (ref.current?.contains(target) || target?.closest?.('.face-outlines')) return;
+      setOpen(false);
+    };
+    const escape = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    window.addEventListener('pointerdown', away, true);
+    window.addEventListener('keydown', escape);
+    return () => {
+      window.removeEventListener('pointerdown', away, true);
+      window.removeEventListener('keydown', escape);
+    };
+  });
+  // Leaving the tab (another layer selected) closes the menu and its outlines.
+  useEffect(
+    () => () => session.ui.update((s) => (s.faceMenuFor === node.id ? { faceMenuFor: null } : {})),
+    [session, node.id],
+  );
+  const pick = (layerId: string | null, index = 0) => {
+    if (!layerId) onChange({ pinToFace: false, tailTargetLayerId: null, tailTargetFaceIdx: null });
+    else onChange({ pinToFace: true, tailTargetLayerId: layerId, tailTargetFaceIdx: index });
+    setOpen(false);
+  };
   return (
-    <label className="field">
+    <div className="field pin-menu" ref={ref}>
       <span>{t('editor.layer.pinToFace')}</span>
-      <select
-        value={value}
+      <button
+        type="button"
+        className="button pin-menu__button"
+        aria-haspopup="listbox"
+        aria-expanded={open}
         disabled={faces.length === 0 && value === ''}
         data-testid="pin-to-face"
-        onChange={(e) => {
-          const [layerId, index] = e.target.value.split('#');
-          if (!layerId) onChange({ pinToFace: false, tailTargetLayerId: null, tailTargetFaceIdx: null });
-          else onChange({ pinToFace: true, tailTargetLayerId: layerId, tailTargetFaceIdx: Number(index) });
-        }}
+        onClick={() => setOpen(!open)}
       >
-        <option value="">{faces.length === 0 ? t('editor.layer.noFaces') : t('editor.layer.notPinned')}</option>
-        {faces.map((f) => (
-          <option key={`${f.layerId}#${f.index}`} value={`${f.layerId}#${f.index}`}>
-            {f.label}
-          </option>
-        ))}
-      </select>
-    </label>
+        {current?.label ?? (faces.length === 0 ? t('editor.layer.noFaces') : t('editor.layer.notPinned'))} ▾
+      </button>
+      {open && (
+        <div role="listbox" aria-label={t('editor.layer.pinMenu')} className="pin-menu__list" data-testid="pin-menu">
+          <button
+            type="button"
+            role="option"
+            aria-selected={value === ''}
+            data-testid="pin-face-none"
+            onClick={() => pick(null)}
+          >
+            {t('editor.layer.notPinned')}
+          </button>
+          {faces.map((f) => (
+            <button
+              key={`${f.layerId}#${f.index}`}
+              type="button"
+              role="option"
+              aria-selected={value === `${f.layerId}#${f.index}`}
+              data-testid={`pin-face-${f.index}`}
+              data-layer-id={f.layerId}
+              onClick={() => pick(f.layerId, f.index)}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
   );
 }
 

@@ -16,6 +16,8 @@ interface Entry {
   layer: LayerNode;
   zoom: number;
   clipTarget: string | null;
+  /** What the layer draws above its clipped layers (adapter `frame`), stacked after the last of them. */
+  frame: Konva.Group | null;
   /** What the adapter's drawing depended on when it was built (its `dependsOn`). */
   deps: readonly unknown[];
 }
@@ -46,7 +48,7 @@ export class SceneRenderer {
   private readonly pageGroup = new Konva.Group({ listening: false });
   private cachedFor: { layers: DocState['layers']; ui: boolean } | null = null;
   private readonly entries = new Map<string, Entry>();
-  private order: string[] = [];
+  private order: Konva.Group[] = [];
   private readonly scheduler: FrameScheduler;
   private readonly unsubscribe: (() => void)[] = [];
   private lastDoc: DocState | null = null;
@@ -124,7 +126,7 @@ export class SceneRenderer {
         const wrapper = new Konva.Group({ listening: false });
         wrapper.add(body);
         this.pageGroup.add(wrapper);
-        entry = { wrapper, body, layer, zoom: 0, clipTarget: null, deps: [] };
+        entry = { wrapper, body, layer, zoom: 0, clipTarget: null, frame: null, deps: [] };
         this.entries.set(id, entry);
         entry.layer = layer;
         this.rebuild(entry, ctx);
@@ -147,16 +149,19 @@ export class SceneRenderer {
         box.y + box.size.height >= visibleArea.y - 200;
       // While the page is cached as one bitmap every layer must be in it, on screen or not.
       applyAppearance(entry.wrapper, layer, onScreen || view.zoom < ZOOMED_OUT);
+      if (entry.frame) applyAppearance(entry.frame, layer, onScreen || view.zoom < ZOOMED_OUT);
     }
     for (const [id, entry] of this.entries) {
       if (!seen.has(id)) {
         entry.wrapper.destroy();
+        entry.frame?.destroy();
         this.entries.delete(id);
       }
     }
-    if (!sameOrder(ids, this.order)) {
-      ids.forEach((id, i) => this.entries.get(id)!.wrapper.zIndex(i + 1));
-      this.order = ids;
+    const stack = this.stacking(ids, doc);
+    if (!sameOrder(stack, this.order)) {
+      stack.forEach((node, i) => node.zIndex(i + 1));
+      this.order = stack;
     }
     this.updatePins(doc);
     this.overlay.destroyChildren();
@@ -195,6 +200,27 @@ export class SceneRenderer {
     const [current, ...neighbours] = this.nearbyRoots(doc);
     if (current === undefined || !this.images.settled(imageIdsOf(doc, current))) return;
     for (const rootId of neighbours) this.images.prefetch(imageIdsOf(doc, rootId));
+  }
+
+  /**
+   * The drawing order of every Konva group: the layers in document order, each frame (a panel's line) right after
+   * the last layer clipped to its owner, as the export plan puts the frame over the panel's clipped art.
+   */
+  private stacking(ids: readonly string[], doc: DocState): Konva.Group[] {
+    const index = new Map(ids.map((id, i) => [id, i]));
+    const after = new Map<number, Konva.Group[]>();
+    for (const [i, id] of ids.entries()) {
+      const frame = this.entries.get(id)?.frame;
+      if (!frame) continue;
+      const last = Math.max(i, ...(doc.layers[id]?.clippedLayers ?? []).map((c) => index.get(c) ?? -1));
+      after.set(last, [...(after.get(last) ?? []), frame]);
+    }
+    const out: Konva.Group[] = [];
+    ids.forEach((id, i) => {
+      out.push(this.entries.get(id)!.wrapper);
+      out.push(...(after.get(i) ?? []));
+    });
+    return out;
   }
 
   /**
@@ -241,6 +267,17 @@ export class SceneRenderer {
     const adapter = adapterOf(layer);
     adapter.build(entry.body, layer, context);
     applyBlend(entry.wrapper, entry.body, layer);
+    if (adapter.frame) {
+      if (!entry.frame) {
+        entry.frame = new Konva.Group({ listening: false });
+        this.pageGroup.add(entry.frame);
+        // A new group joins the stack at the top: the next sync must put it in its place.
+        this.order = [];
+      }
+      entry.frame.destroyChildren();
+      placeBody(entry.frame, layer);
+      adapter.frame(entry.frame, layer, context);
+    }
     entry.zoom = context.zoom;
     entry.deps = adapter.dependsOn?.(layer, context) ?? [];
   }
@@ -301,6 +338,6 @@ function imageIdsOf(doc: DocState, rootId: string): string[] {
   return drawnLayers(doc, rootId).flatMap((l) => adapterOf(l).imageIds?.(l) ?? []);
 }
 
-function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+function sameOrder<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }

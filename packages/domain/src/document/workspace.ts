@@ -23,12 +23,24 @@ export const zComicConfiguration = z.object({
 });
 export type ComicConfiguration = z.infer<typeof zComicConfiguration>;
 
+/**
+ * A page's gutters in page units: `horizontal` is the gap between panels side by side (across a vertical cut),
+ * `vertical` the gap between tiers (across a horizontal cut). Absent, splits and presets use the spec's 15 px and
+ * the random layout its 10 px (editor.md §9).
+ */
+export const zGutter = z.object({
+  horizontal: z.number().finite().min(0, 'gutter.horizontal must be 0 or more').max(500, 'gutter.horizontal must be at most 500 px'),
+  vertical: z.number().finite().min(0, 'gutter.vertical must be 0 or more').max(500, 'gutter.vertical must be at most 500 px'),
+});
+export type Gutter = z.infer<typeof zGutter>;
+
 export const zPage = z.object({
   uuid: z.string().min(1),
   viewTransform: zViewTransform.default(() => ({ ...DEFAULT_VIEW_TRANSFORM })),
   rootLayer: zGroupLayer,
   generatedStory: z.string().default(''),
   thumbnailUrl: z.string().nullable().default(null),
+  gutter: zGutter.optional(),
 });
 export type Page = z.infer<typeof zPage>;
 

@@ -1,6 +1,6 @@
 import type { Size } from '../document/geometry.ts';
 import type { NeighborPanels } from '../document/layers/panel.ts';
-import type { ReadingOrder } from '../document/workspace.ts';
+import type { Gutter, ReadingOrder } from '../document/workspace.ts';
 import { DEFAULT_PANEL_INSET, PANEL_SPLIT_GAP, RANDOM_LAYOUT } from '../constants.ts';
 import { computeNeighbors } from './neighbors.ts';
 import { readingPositions } from './reading-order.ts';
@@ -51,8 +51,12 @@ export interface LaidOutPanel {
   position: number;
 }
 
-/** Splits `area` along the node's axis into parts by weight, `gap` px apart. */
-function place(node: LayoutNode, area: Rect, gap: number, out: Rect[]): void {
+/** The same gap both ways. */
+export const evenGutter = (gap: number): Gutter => ({ horizontal: gap, vertical: gap });
+
+/** Splits `area` along the node's axis into parts by weight: tiers `gutter.vertical` apart, columns `horizontal`. */
+function place(node: LayoutNode, area: Rect, gutter: Gutter, out: Rect[]): void {
+  const gap = node.split === 'rows' ? gutter.vertical : gutter.horizontal;
   const total = node.parts.reduce((s, p) => s + p.weight, 0);
   const length = (node.split === 'rows' ? area.height : area.width) - gap * (node.parts.length - 1);
   let offset = 0;
@@ -62,16 +66,17 @@ function place(node: LayoutNode, area: Rect, gap: number, out: Rect[]): void {
       node.split === 'rows'
         ? { x: area.x, y: area.y + offset, width: area.width, height: extent }
         : { x: area.x + offset, y: area.y, width: extent, height: area.height };
-    if (part.node) place(part.node, rect, gap, out);
+    if (part.node) place(part.node, rect, gutter, out);
     else out.push(rect);
     offset += extent + gap;
   }
 }
 
 /** Turns rectangles into panels with neighbours and reading-order numbers. */
-export function panelsFromRects(rects: readonly Rect[], gap: number, order: ReadingOrder): LaidOutPanel[] {
+export function panelsFromRects(rects: readonly Rect[], gap: number | Gutter, order: ReadingOrder): LaidOutPanel[] {
   const shapes = rects.map((r, i) => ({ id: String(i), vertices: rectVertices(r) }));
-  const neighbors = computeNeighbors(shapes, gap + 1);
+  const widest = typeof gap === 'number' ? gap : Math.max(gap.horizontal, gap.vertical);
+  const neighbors = computeNeighbors(shapes, widest + 1);
   const positions = readingPositions(
     shapes.map((s) => ({ ...s, neighborPanels: neighbors.get(s.id)!, locked: false, ignoreNeighbors: false })),
     order,
@@ -90,31 +95,38 @@ export function layoutPreset(
   page: Size,
   order: ReadingOrder,
   inset = DEFAULT_PANEL_INSET,
-  gap = PANEL_SPLIT_GAP,
+  gutter: Gutter = evenGutter(PANEL_SPLIT_GAP),
 ): LaidOutPanel[] {
   const rects: Rect[] = [];
   place(
     preset.root,
     { x: inset, y: inset, width: page.width - 2 * inset, height: page.height - 2 * inset },
-    gap,
+    gutter,
     rects,
   );
   const placed = order === 'RIGHT_TO_LEFT' ? rects.map((r) => ({ ...r, x: page.width - r.x - r.width })) : rects;
-  return panelsFromRects(placed, gap, order);
+  return panelsFromRects(placed, gutter, order);
 }
 
 /**
  * A random page: three tiers of random height, each holding one or two panels, every side at least `minSize`
- * (tiers and panels), with the given margin and gap. `random` returns numbers in [0, 1).
+ * (tiers and panels), with the spec's margin, and its 10 px gap unless the page sets a gutter. `random` returns
+ * numbers in [0, 1).
  */
-export function randomLayout(page: Size, order: ReadingOrder, random: () => number): LaidOutPanel[] {
-  const { rows: tiers, margin, gap, minSize, minPanelsPerRow, maxPanelsPerRow } = RANDOM_LAYOUT;
+export function randomLayout(
+  page: Size,
+  order: ReadingOrder,
+  random: () => number,
+  gutter: Gutter = evenGutter(RANDOM_LAYOUT.gap),
+): LaidOutPanel[] {
+  const { rows: tiers, margin, minSize, minPanelsPerRow, maxPanelsPerRow } = RANDOM_LAYOUT;
   const inner: Rect = { x: margin, y: margin, width: page.width - 2 * margin, height: page.height - 2 * margin };
-  const heights = randomPartition(inner.height - gap * (tiers - 1), tiers, minSize, random);
+  const heights = randomPartition(inner.height - gutter.vertical * (tiers - 1), tiers, minSize, random);
   const rects: Rect[] = [];
   let y = inner.y;
   for (const height of heights) {
     const count = minPanelsPerRow + Math.floor(random() * (maxPanelsPerRow - minPanelsPerRow + 1));
+    const gap = gutter.horizontal;
     const usable = inner.width - gap * (count - 1);
     const widths = count * minSize <= usable ? randomPartition(usable, count, minSize, random) : [inner.width];
     let x = inner.x;
@@ -122,9 +134,9 @@ export function randomLayout(page: Size, order: ReadingOrder, random: () => numb
       rects.push({ x, y, width, height });
       x += width + gap;
     }
-    y += height + gap;
+    y += height + gutter.vertical;
   }
-  return panelsFromRects(rects, gap, order);
+  return panelsFromRects(rects, gutter, order);
 }
 
 /** Splits `total` into `n` whole-pixel parts of at least `min` each, at random. */

@@ -1,6 +1,12 @@
 import {
   LAYOUT_PRESETS,
+  PANEL_SPLIT_GAP,
+  RANDOM_LAYOUT,
   createPanelLayer,
+  evenGutter,
+  zGutter,
+  zPanelData,
+  type Gutter,
   layoutPreset,
   moveVertices,
   randomLayout,
@@ -16,7 +22,15 @@ import { deleteLayer, getLayer, getLayerOf, pageBoundsFor, plainCopy, rootOf } f
 import { nameBase, nextName } from './names.ts';
 import { panelsUnder, renumberPanels, setVertices, shapesUnder, unlinkNeighbors } from './panel-helpers.ts';
 
-/** Splits a panel in two with a 15 px gutter; returns the new panel's id. */
+/** The gutters of the page a root belongs to, or `fallback` (the spec's gap) when it sets none. */
+export function gutterOf(doc: DocState, rootId: string, fallback: number): Gutter {
+  return doc.pages.find((p) => p.rootId === rootId)?.gutter ?? evenGutter(fallback);
+}
+
+/**
+ * Splits a panel in two, the parts a gutter apart (the page's, else the spec's 15 px): a horizontal cut leaves the
+ * vertical gutter between the tiers, a vertical cut the horizontal one. Returns the new panel's id.
+ */
 export const splitPanel = defineCommand(
   'Split panel',
   (doc: DocState, args: { id: string; direction: SplitDirection; at: number }, ctx) => {
@@ -25,7 +39,9 @@ export const splitPanel = defineCommand(
     const rootId = rootOf(doc, args.id);
     const shapes = shapesUnder(doc, rootId);
     const cloneId = ctx.ids();
-    const result = splitShape(shapes.get(args.id)!, cloneId, args.direction, args.at, shapes);
+    const gutter = gutterOf(doc, rootId, PANEL_SPLIT_GAP);
+    const gap = args.direction === 'horizontal' ? gutter.vertical : gutter.horizontal;
+    const result = splitShape(shapes.get(args.id)!, cloneId, args.direction, args.at, shapes, gap);
     const clone: LayerNode<'PANEL'> = {
       ...plainCopy(panel),
       id: cloneId,
@@ -64,6 +80,41 @@ export const togglePanelBorder = defineCommand('Toggle panel border', (doc, args
   const panel = getLayerOf(doc, args.id, 'PANEL');
   panel.data.border = !panel.data.border;
 });
+
+/** A panel's frame line: width in page units and #rrggbb colour; a bad value names its field and changes nothing. */
+export const setPanelBorder = defineCommand(
+  'Edit panel frame',
+  (doc, args: { ids: string[]; width?: number; color?: string }) => {
+    if (args.ids.length === 0) throw new CommandError('Select a panel first');
+    const check = zPanelData.pick({ borderWidth: true, borderColor: true }).partial().safeParse({
+      borderWidth: args.width,
+      borderColor: args.color,
+    });
+    if (!check.success) throw new CommandError(check.error.issues[0]?.message ?? 'Bad panel frame');
+    for (const id of args.ids) {
+      const panel = getLayerOf(doc, id, 'PANEL');
+      if (panel.locked) throw new CommandError('Layer is locked');
+      if (args.width !== undefined) panel.data.borderWidth = args.width;
+      if (args.color !== undefined) panel.data.borderColor = args.color.toLowerCase();
+    }
+  },
+);
+
+/** Sets (or, with null, clears back to the spec's gaps) the gutters of a page; used by later splits and layouts. */
+export const setPageGutter = defineCommand(
+  'Change gutter',
+  (doc: DocState, args: { uuid: string; gutter: Gutter | null }) => {
+    const page = doc.pages.find((p) => p.uuid === args.uuid);
+    if (!page) throw new CommandError('Page not found');
+    if (args.gutter === null) {
+      delete page.gutter;
+      return;
+    }
+    const check = zGutter.safeParse(args.gutter);
+    if (!check.success) throw new CommandError(check.error.issues[0]?.message ?? 'Bad gutter');
+    page.gutter = { horizontal: check.data.horizontal, vertical: check.data.vertical };
+  },
+);
 
 export const setPanelDetails = defineCommand(
   'Edit panel',
@@ -120,7 +171,14 @@ export const applyLayoutPreset = defineCommand(
     if (!preset) throw new CommandError(`Unknown layout preset ${args.presetId}`);
     const page = pageBoundsFor(doc, args.rootId);
     if (!page) throw new CommandError('Layouts apply to comic pages');
-    return replacePanels(doc, args.rootId, layoutPreset(preset, page, doc.comicConfiguration.readingOrder), ctx);
+    const laid = layoutPreset(
+      preset,
+      page,
+      doc.comicConfiguration.readingOrder,
+      undefined,
+      gutterOf(doc, args.rootId, PANEL_SPLIT_GAP),
+    );
+    return replacePanels(doc, args.rootId, laid, ctx);
   },
 );
 
@@ -128,7 +186,13 @@ export const applyLayoutPreset = defineCommand(
 export const applyRandomLayout = defineCommand('Random layout', (doc: DocState, args: { rootId: string }, ctx) => {
   const page = pageBoundsFor(doc, args.rootId);
   if (!page) throw new CommandError('Layouts apply to comic pages');
-  return replacePanels(doc, args.rootId, randomLayout(page, doc.comicConfiguration.readingOrder, ctx.random), ctx);
+  const gutter = gutterOf(doc, args.rootId, RANDOM_LAYOUT.gap);
+  return replacePanels(
+    doc,
+    args.rootId,
+    randomLayout(page, doc.comicConfiguration.readingOrder, ctx.random, gutter),
+    ctx,
+  );
 });
 
 /** Changes the reading order and renumbers every page's panels. */

@@ -42,6 +42,8 @@ export interface PlanRaster {
   rect: Rect;
   /** The panel outline in export pixels, for the panel roles. */
   polygon?: Point[];
+  /** A panel frame's line, width in export pixels (not scaled with the page) and #rrggbb (the spec's 5 px black when absent). */
+  stroke?: { width: number; color: string };
   /** Text layers are rasterised with padding and trimmed to what they draw. */
   trim: boolean;
   text?: PlanText;

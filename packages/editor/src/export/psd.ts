@@ -288,7 +288,12 @@ function layerPixels(
       raster = fillPolygon(local, node.polygon ?? [], [255, 255, 255, 255]);
       break;
     case 'panelBorder':
-      raster = strokePolygon(local, node.polygon ?? [], PSD_PANEL_STROKE_PX, parseHexColor(PSD_PANEL_STROKE_COLOR));
+      raster = strokePolygon(
+        local,
+        node.polygon ?? [],
+        node.stroke?.width ?? PSD_PANEL_STROKE_PX,
+        parseHexColor(node.stroke?.color ?? PSD_PANEL_STROKE_COLOR),
+      );
       break;
     default: {
       const given = rasters.get(node.key);

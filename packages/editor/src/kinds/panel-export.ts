@@ -1,4 +1,4 @@
-import { PSD_PANEL_STROKE_PX, readingOrder } from '@koma/domain';
+import { readingOrder } from '@koma/domain';
 import type { LayerNode } from '../store/state.ts';
 import type { PlanContext, PlanGroup, PlanNode } from '../export/plan-types.ts';
 import { clampName, grow, intersect, pixelRect } from '../export/rects.ts';
@@ -7,7 +7,7 @@ import { boxOfPoints } from './geometry.ts';
 /**
  * All panels of one sibling list as one block: one group per panel, panel 1 last so that it is the top group of
  * the Layers panel. A group holds the panel's area (the clipping base), the layers clipped to the panel as
- * clipping layers, and the panel's black 5 px border on top when it has one.
+ * clipping layers, and the panel's frame on top when it has one (its own width and colour).
  */
 export function panelBlock(panels: LayerNode<'PANEL'>[], pool: readonly LayerNode[], ctx: PlanContext): PlanNode[] {
   const order = readingOrder(
@@ -34,7 +34,10 @@ export function panelBlock(panels: LayerNode<'PANEL'>[], pool: readonly LayerNod
 function panelGroup(p: LayerNode<'PANEL'>, pool: readonly LayerNode[], number: number, ctx: PlanContext): PlanGroup {
   const polygon = p.data.vertices.map((v) => ctx.toPage(v));
   const bounds = boxOfPoints(polygon);
-  const half = PSD_PANEL_STROKE_PX / 2;
+  // The width is in export pixels, not scaled with the page: the spec's stroke is 5 px in the 1700×2400 export
+  // whatever the page size (on the standard page the editor's units are those pixels, so both draw the same).
+  const stroke = { width: p.data.borderWidth, color: p.data.borderColor };
+  const half = stroke.width / 2;
   const name = p.name && p.name !== 'Panel' ? p.name : `Panel ${number}`;
   const children: PlanNode[] = [
     {
@@ -62,6 +65,7 @@ function panelGroup(p: LayerNode<'PANEL'>, pool: readonly LayerNode[], number: n
       role: 'panelBorder',
       rect: intersect(pixelRect(grow(bounds, half + 1)), ctx.canvas),
       polygon,
+      stroke,
       trim: false,
     });
   }

@@ -27,6 +27,7 @@ export function normalize(data: WorkspaceData, type: WorkspaceType): DocState {
       viewTransform: { ...p.viewTransform },
       generatedStory: p.generatedStory,
       thumbnailUrl: p.thumbnailUrl,
+      ...(p.gutter ? { gutter: { ...p.gutter } } : {}),
     })),
     lastPage: data.lastPage,
     viewTransform: { ...data.viewTransform },
@@ -74,6 +75,7 @@ export function denormalize(doc: DocState): WorkspaceData {
         rootLayer: pageRoot,
         generatedStory: p.generatedStory,
         thumbnailUrl: p.thumbnailUrl,
+        ...(p.gutter ? { gutter: p.gutter } : {}),
       };
     }),
     comicConfiguration: doc.comicConfiguration,

@@ -1,5 +1,6 @@
 import type {
   ComicConfiguration,
+  Gutter,
   LayerAppearance,
   LayerDataByType,
   LayerType,
@@ -36,6 +37,8 @@ export interface PageState {
   viewTransform: ViewTransform;
   generatedStory: string;
   thumbnailUrl: string | null;
+  /** The page's gutters; absent, the spec's gaps apply (15 px splits and presets, 10 px random layout). */
+  gutter?: Gutter;
 }
 
 /** The undoable document: everything that is saved except the view, which changes outside history. */

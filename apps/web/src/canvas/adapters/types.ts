@@ -32,6 +32,12 @@ export interface LayerAdapter<T extends LayerType = LayerType> {
    * nothing in `group` leaves the layer out.
    */
   picture?(group: Konva.Group, layer: LayerNode<T>, ctx: RenderContext, use: PictureUse): void;
+  /**
+   * What the layer draws above the layers clipped to it (a panel's frame line and reading-order badge), in the
+   * same units as `build`: the scene stacks it right after the last of them, as the export stacks a panel's frame
+   * over its clipped art.
+   */
+  frame?(group: Konva.Group, layer: LayerNode<T>, ctx: RenderContext): void;
   /** Image-backed layers redraw when their image arrives. */
   imageIds?(layer: LayerNode<T>): string[];
   /** Values besides the layer itself that its drawing depends on; a change of any (by identity) redraws it. */

@@ -13,6 +13,7 @@ import {
   renameLayer,
   setPanelDetails,
   splitPanel,
+  setPanelBorder,
   togglePanelBorder,
   bleedPanel,
   updateText,
@@ -411,6 +412,36 @@ function PanelFields({ session, node }: { session: EditorSession; node: LayerNod
         />
         {t('editor.layer.border')}
       </label>
+      {node.data.border && (
+        <div className="field-row">
+          <label className="field">
+            <span>{t('editor.layer.borderWidth')}</span>
+            <input
+              key={`${node.id}:${node.data.borderWidth}`}
+              type="number"
+              min={0.5}
+              max={100}
+              step={0.5}
+              defaultValue={node.data.borderWidth}
+              data-testid="panel-border-width"
+              onBlur={(e) => {
+                const width = Number(e.target.value);
+                if (e.target.value !== '' && width !== node.data.borderWidth)
+                  session.editor.execute(setPanelBorder, { ids: [node.id], width });
+              }}
+            />
+          </label>
+          <label className="field">
+            <span>{t('editor.layer.borderColor')}</span>
+            <input
+              type="color"
+              value={node.data.borderColor}
+              data-testid="panel-border-color"
+              onChange={(e) => session.editor.execute(setPanelBorder, { ids: [node.id], color: e.target.value })}
+            />
+          </label>
+        </div>
+      )}
       <label className="checkbox">
         <input
           type="checkbox"

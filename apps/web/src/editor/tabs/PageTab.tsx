@@ -1,4 +1,5 @@
-import { setGeneratedStory, setPageSetup, setReadingOrder } from '@koma/editor';
+import { setGeneratedStory, setPageGutter, setPageSetup, setReadingOrder } from '@koma/editor';
+import { PANEL_SPLIT_GAP, type Gutter } from '@koma/domain';
 import { PageSetupPicker } from '../../setup/PageSetupPicker.tsx';
 import type { EditorSession } from '../session.ts';
 import { useDoc, useUi } from '../hooks.ts';
@@ -39,6 +40,42 @@ export function PageTab({ session }: { session: EditorSession }) {
           />
           <small className="muted">{t('setup.legend')}</small>
         </>
+      )}
+      {page && session.type === 'COMIC' && (
+        <fieldset className="field" data-testid="page-gutter">
+          <legend>{t('editor.pages.gutter')}</legend>
+          <div className="field-row">
+            {(['horizontal', 'vertical'] as const).map((axis) => (
+              <label key={axis} className="field">
+                <span>{t(axis === 'horizontal' ? 'editor.pages.gutterH' : 'editor.pages.gutterV')}</span>
+                <input
+                  key={`${page.uuid}:${page.gutter?.[axis] ?? ''}`}
+                  type="number"
+                  min={0}
+                  max={500}
+                  step={1}
+                  placeholder={String(PANEL_SPLIT_GAP)}
+                  defaultValue={page.gutter?.[axis] ?? ''}
+                  data-testid={`gutter-${axis}`}
+                  onBlur={(e) => {
+                    const raw = e.target.value.trim();
+                    const current = page.gutter;
+                    if (raw === '' && !current) return;
+                    // One field set alone keeps the other at the spec's split gap.
+                    const next: Gutter = {
+                      horizontal: current?.horizontal ?? PANEL_SPLIT_GAP,
+                      vertical: current?.vertical ?? PANEL_SPLIT_GAP,
+                      [axis]: raw === '' ? PANEL_SPLIT_GAP : Number(raw),
+                    };
+                    if (current && next.horizontal === current.horizontal && next.vertical === current.vertical) return;
+                    session.editor.execute(setPageGutter, { uuid: page.uuid, gutter: next });
+                  }}
+                />
+              </label>
+            ))}
+          </div>
+          <p className="small">{t('editor.pages.gutterHint')}</p>
+        </fieldset>
       )}
       <label className="checkbox">
         <input

@@ -58,7 +58,14 @@ describe('page gutters', () => {
     const uuid = editor.doc.pages[0]!.uuid;
     const boxes = () => panelIds(editor.doc, root).map((id) => boundsOf(panel(editor, id).data.vertices));
     ok(editor.execute(applyLayoutPreset, { rootId: root, presetId: 'grid-2x2' }));
-    expect(new Set(gaps(boxes().filter((b) => b.y < 1000), 'x'))).toEqual(new Set([15]));
+    expect(
+      new Set(
+        gaps(
+          boxes().filter((b) => b.y < 1000),
+          'x',
+        ),
+      ),
+    ).toEqual(new Set([15]));
     ok(editor.execute(applyRandomLayout, { rootId: root }));
     const tiers = [...new Map(boxes().map((b) => [b.y, b])).values()];
     expect(gaps(tiers, 'y').every((g) => Math.abs(g - RANDOM_LAYOUT.gap) < 1e-9)).toBe(true);
@@ -66,8 +73,18 @@ describe('page gutters', () => {
     ok(editor.execute(setPageGutter, { uuid, gutter: { horizontal: 50, vertical: 30 } }));
     ok(editor.execute(applyLayoutPreset, { rootId: root, presetId: 'grid-2x2' }));
     const grid = boxes();
-    expect(gaps(grid.filter((b) => b.y < 1000), 'x')).toEqual([50]);
-    expect(gaps(grid.filter((b) => b.x < 800), 'y')).toEqual([30]);
+    expect(
+      gaps(
+        grid.filter((b) => b.y < 1000),
+        'x',
+      ),
+    ).toEqual([50]);
+    expect(
+      gaps(
+        grid.filter((b) => b.x < 800),
+        'y',
+      ),
+    ).toEqual([30]);
     ok(editor.execute(applyRandomLayout, { rootId: root }));
     const laid = boxes();
     const rows = [...new Map(laid.map((b) => [b.y, b])).values()];
@@ -145,7 +162,9 @@ describe('panel frame', () => {
     expect(border.stroke).toEqual({ width: 20, color: '#ff0000' });
     const rasters = new Map(rastersToDraw(plan).map((n) => [n.key, createRaster(n.rect.width, n.rect.height)]));
     const { composite } = buildPsd(plan, rasters, { plan: 'subscriber' });
-    const at = (x: number, y: number) => [...composite.data.slice((y * plan.width + x) * 4, (y * plan.width + x) * 4 + 4)];
+    const at = (x: number, y: number) => [
+      ...composite.data.slice((y * plan.width + x) * 4, (y * plan.width + x) * 4 + 4),
+    ];
     // The left edge of the default panel is at x = 110: a 20 px line covers 100..119, red; 125 is inside, white.
     expect(at(101, 1200)).toEqual([255, 0, 0, 255]);
     expect(at(118, 1200)).toEqual([255, 0, 0, 255]);

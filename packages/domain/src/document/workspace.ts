@@ -29,8 +29,16 @@ export type ComicConfiguration = z.infer<typeof zComicConfiguration>;
  * the random layout its 10 px (editor.md §9).
  */
 export const zGutter = z.object({
-  horizontal: z.number().finite().min(0, 'gutter.horizontal must be 0 or more').max(500, 'gutter.horizontal must be at most 500 px'),
-  vertical: z.number().finite().min(0, 'gutter.vertical must be 0 or more').max(500, 'gutter.vertical must be at most 500 px'),
+  horizontal: z
+    .number()
+    .finite()
+    .min(0, 'gutter.horizontal must be 0 or more')
+    .max(500, 'gutter.horizontal must be at most 500 px'),
+  vertical: z
+    .number()
+    .finite()
+    .min(0, 'gutter.vertical must be 0 or more')
+    .max(500, 'gutter.vertical must be at most 500 px'),
 });
 export type Gutter = z.infer<typeof zGutter>;
 

@@ -18,7 +18,12 @@ export const zPanelData = z.object({
   vertices: z.array(zPoint).min(3, 'a panel needs at least 3 vertices'),
   border: z.boolean().default(true),
   /** Frame line width in page units (the spec's 5 px black frame is the default); drawn centred on the edges. */
-  borderWidth: z.number().finite().min(0.5, 'borderWidth must be at least 0.5 px').max(100, 'borderWidth must be at most 100 px').default(5),
+  borderWidth: z
+    .number()
+    .finite()
+    .min(0.5, 'borderWidth must be at least 0.5 px')
+    .max(100, 'borderWidth must be at most 100 px')
+    .default(5),
   /** Frame line colour as #rrggbb. */
   borderColor: z
     .string()

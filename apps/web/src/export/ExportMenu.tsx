@@ -38,6 +38,8 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const [open, setOpen] = useState(false);
   // The plan the server reports when the dialog opens: the watermark note follows an upgrade made elsewhere.
   const [plan, setPlan] = useState(user?.plan);
+  // A Koma PSD comes back on a new page unless the user asks for the open one.
+  const [importIntoCurrent, setImportIntoCurrent] = useState(false);
   const [format, setFormat] = useState<Format>('png');
   const [compression, setCompression] = useState(0);
   const [sliceHeight, setSliceHeight] = useState(String(SLICE_HEIGHT.initial));
@@ -135,7 +137,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const startImport = (file: File) =>
     run(async () => {
       if (!isPsdFile(file)) throw new Error(exportText('error.notPsdFile', { file: file.name }));
-      setReport(await importPsd(session, file, setProgress));
+      setReport(await importPsd(session, file, setProgress, importIntoCurrent ? 'currentPage' : 'newPage'));
     });
 
   return (
@@ -294,6 +296,17 @@ export function ExportMenu({ session }: { session: EditorSession }) {
               </label>
             )}
             {plan !== 'subscriber' && <p className="export-dialog__note">{t('export.dialog.watermark')}</p>}
+            {comic && (
+              <label>
+                <input
+                  type="checkbox"
+                  data-testid="import-into-current"
+                  checked={importIntoCurrent}
+                  onChange={(e) => setImportIntoCurrent(e.target.checked)}
+                />
+                {t('export.dialog.importIntoCurrent')}
+              </label>
+            )}
             <div className="button-row">
               <button
                 type="button"

@@ -42,6 +42,7 @@ const en = {
       watermark: 'Free plan: exports carry a watermark.',
       start: 'Export',
       import: 'Import PSD…',
+      importIntoCurrent: 'Import a Koma PSD into this page (not a new page)',
       close: 'Close',
       imported_one: '{{count}} layer imported.',
       imported_other: '{{count}} layers imported.',
@@ -100,6 +101,7 @@ const en = {
       depth: 'This document has {{depth}} bits per channel; only 8-bit documents can be imported.',
       colorMode: 'This document is in colour mode {{mode}}; only RGB and grayscale can be imported.',
       unreadable: 'This PSD file could not be read: {{message}}',
+      komaData: 'The Koma data in this PSD is damaged ({{detail}}); nothing was imported.',
     },
     reason: {
       adjustment: 'adjustment layer ({{detail}}) has no pixels of its own',
@@ -112,6 +114,7 @@ const en = {
       text: 'text imported as a picture; it is no longer editable',
       effects: 'layer effects (shadows, strokes…) not imported',
       uploadFailed: 'upload failed: {{detail}}',
+      watermark: 'the watermark is not art',
     },
     // Sentences that follow the count: English puts a space before each, Japanese does not.
     summary: {
@@ -161,6 +164,7 @@ const ja: typeof en = {
       watermark: '無料プラン：書き出しに透かしが入ります。',
       start: '書き出す',
       import: 'PSD を読み込む…',
+      importIntoCurrent: 'Koma の PSD を新しいページではなくこのページに読み込む',
       close: '閉じる',
       imported_one: '{{count}} 枚のレイヤーを読み込みました。',
       imported_other: '{{count}} 枚のレイヤーを読み込みました。',
@@ -220,6 +224,7 @@ const ja: typeof en = {
         'このドキュメントは 1 チャンネルあたり {{depth}} ビットです。読み込めるのは 8 ビットのドキュメントだけです。',
       colorMode: 'このドキュメントのカラーモードは {{mode}} です。読み込めるのは RGB とグレースケールだけです。',
       unreadable: 'この PSD ファイルを読み取れませんでした：{{message}}',
+      komaData: 'この PSD の Koma データが壊れています（{{detail}}）。何も読み込んでいません。',
     },
     reason: {
       adjustment: '調整レイヤー（{{detail}}）で、それ自体の画素がありません',
@@ -232,6 +237,7 @@ const ja: typeof en = {
       text: 'テキストは画像として読み込みました（編集はできません）',
       effects: 'レイヤー効果（影・境界線など）は読み込んでいません',
       uploadFailed: 'アップロードに失敗しました：{{detail}}',
+      watermark: 'ウォーターマークは作品ではありません',
     },
     summary: {
       notImported: '読み込まなかったもの：{{list}}。',

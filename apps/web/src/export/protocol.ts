@@ -1,4 +1,14 @@
-import type { ImportNote, PagePlan, PdfOptions, PdfTextRun, Plan, Raster, Span, StackedPage } from '@koma/editor';
+import type {
+  ImportItem,
+  ImportNote,
+  PagePlan,
+  PdfOptions,
+  PdfTextRun,
+  Plan,
+  Raster,
+  Span,
+  StackedPage,
+} from '@koma/editor';
 import type { ExportKey, StageText } from './i18n.ts';
 import type { PageTone } from './tone-pages.ts';
 
@@ -13,7 +23,7 @@ export type WorkerRequest =
   | { type: 'psd'; pages: PageJob[]; plan: Plan; compression: number; zipName: string | null }
   | { type: 'zip'; files: { name: string; bytes: Uint8Array }[]; zipName: string; mime?: string }
   | { type: 'png'; page: PageJob; plan: Plan }
-  | { type: 'read'; bytes: Uint8Array }
+  | { type: 'read'; bytes: Uint8Array; target: { width: number; height: number } | null }
   /** Encoded page images (PNG) in reading order, into one PDF. */
   | {
       type: 'pdf';
@@ -56,7 +66,10 @@ export type WorkerReply =
       type: 'read';
       width: number;
       height: number;
+      koma: boolean;
       layers: ImportedLayerMessage[];
+      items: ImportItem[];
+      missing?: string[];
       skipped: ImportNote[];
       changed: ImportNote[];
     }

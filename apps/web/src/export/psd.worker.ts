@@ -58,7 +58,7 @@ async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression:
 
 async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'read') {
-    const result = readPsdForImport(request.bytes);
+    const result = readPsdForImport(request.bytes, request.target);
     reply({ type: 'read', ...result }, transfers(result.layers.map((l) => l.pixels)));
     return;
   }

@@ -2,14 +2,13 @@ import { DOWNLOAD_URL_RELEASE_MS } from '@koma/domain';
 import {
   CBZ_MIME,
   ExportError,
-  addImage,
   WEBTOON_WIDTH,
   cbzEntries,
   pageObstacles,
   sliceStrip,
   stackPages,
   stripObstacles,
-  defineCommand,
+  importPsdLayers,
   planPage,
   comicPrintGeometry,
   effectiveDpi,
@@ -19,8 +18,7 @@ import {
   type LowResolutionImage,
   type PdfTextRun,
   safeFileName,
-  setVisibility,
-  type AddImageArgs,
+  type ImportedEntry,
   type ImportNote,
   type PagePlan,
   type Plan,
@@ -431,17 +429,6 @@ export async function exportPsd(
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
-/** Every imported layer in one transaction, so that one undo takes the whole import back. */
-const importLayers = defineCommand(
-  'Import PSD',
-  (doc, args: { layers: (AddImageArgs & { visible: boolean })[] }, ctx) =>
-    args.layers.map(({ visible, ...layer }) => {
-      const id = addImage.run(doc, layer, ctx);
-      if (!visible) setVisibility.run(doc, { ids: [id], visible: false }, ctx);
-      return id;
-    }),
-);
-
 /** Whether a dropped or chosen file is a PSD or PSB (browsers rarely give these a MIME type). */
 export function isPsdFile(file: File): boolean {
   return /\.(psd|psb)$/i.test(file.name) || file.type === 'image/vnd.adobe.photoshop';
@@ -481,38 +468,51 @@ async function encodePng(r: Raster): Promise<string> {
 }
 
 /**
- * Adds the raster layers of a PSD or PSB to the open page as image layers (read in a worker; each raster uploaded
- * as PNG, then all added in one undoable step). On a comic page the file is scaled to fit the page; on the infinite
- * canvas it keeps its pixel size.
+ * Imports a PSD or PSB (read in a worker; each raster uploaded as PNG, then everything added in one undoable
+ * step). Koma's own PSD comes back as the comic it was — panels, clipped art, editable text and bubbles — on a new
+ * page after the open one, or into the open page when `into` says so; another tool's file is layered onto the open
+ * page as before (scaled to fit a comic page), its type layers as editable text.
  * Returns what was added, skipped and changed, for the dialog to list.
  */
-export async function importPsd(session: EditorSession, file: File, onProgress: ProgressFn): Promise<ImportReport> {
+export async function importPsd(
+  session: EditorSession,
+  file: File,
+  onProgress: ProgressFn,
+  into: 'newPage' | 'currentPage' = 'newPage',
+): Promise<ImportReport> {
   onProgress({ stage: exportText('stage.reading', { file: file.name }), done: 0, total: 1 });
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const reply = await runWorker({ type: 'read', bytes }, [bytes.buffer], onProgress);
-  if (reply.type !== 'read') throw new ExportError(exportText('error.unexpectedReply'));
   const doc = session.editor.doc;
-  const scale =
-    session.type === 'COMIC'
-      ? Math.min(1, doc.comicConfiguration.width / reply.width, doc.comicConfiguration.height / reply.height)
-      : 1;
-  const parentId = session.activeRoot();
+  const target =
+    session.type === 'COMIC' ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height } : null;
+  const reply = await runWorker({ type: 'read', bytes, target }, [bytes.buffer], onProgress);
+  if (reply.type !== 'read') throw new ExportError(exportText('error.unexpectedReply'));
   const skipped = [...reply.skipped];
-  const uploaded: (AddImageArgs & { visible: boolean })[] = [];
-  for (const [index, layer] of reply.layers.entries()) {
-    onProgress({ stage: exportText('stage.uploading', { name: layer.name }), done: index, total: reply.layers.length });
+  const entries: ImportedEntry[] = [];
+  const uploads = reply.items.filter((item) => item.kind === 'pixels');
+  for (const item of reply.items) {
+    if (item.kind === 'layer') {
+      entries.push(item);
+      continue;
+    }
+    const layer = reply.layers[item.layer]!;
+    onProgress({
+      stage: exportText('stage.uploading', { name: layer.name }),
+      done: uploads.indexOf(item),
+      total: uploads.length,
+    });
     try {
       const { id: imageId } = await api.images.upload(await encodePng(layer.pixels), 'png');
-      uploaded.push({
-        parentId,
-        transform: {
-          x: layer.left * scale,
-          y: layer.top * scale,
-          size: { width: layer.pixels.width * scale, height: layer.pixels.height * scale },
-        },
+      entries.push({
+        kind: 'image',
+        key: item.key,
+        clipTo: item.clipTo,
         imageId,
         name: layer.name.slice(0, 255),
         visible: layer.visible,
+        rect: item.rect,
+        opacity: item.opacity,
+        blendMode: item.blendMode,
       });
     } catch (error) {
       console.error('Import of a layer failed', error);
@@ -521,10 +521,21 @@ export async function importPsd(session: EditorSession, file: File, onProgress: 
     }
   }
   let added = 0;
-  if (uploaded.length > 0) {
-    const result = session.editor.execute(importLayers, { layers: uploaded });
+  if (entries.length > 0) {
+    // Only Koma's own comic page makes a page of its own; other files are layered onto the open page.
+    const newPage = reply.koma && session.type === 'COMIC' && into === 'newPage';
+    const current = doc.pages.findIndex((p) => p.rootId === session.activeRoot());
+    const result = session.editor.execute(importPsdLayers, {
+      into: newPage
+        ? { newPage: true, after: current < 0 ? doc.pages.length - 1 : current }
+        : { newPage: false, parentId: session.activeRoot() },
+      entries,
+      missing: reply.missing,
+    });
     if (!result.ok) throw new ExportError(result.error);
-    added = result.value.length;
+    added = result.value.ids.length;
+    const page = session.editor.doc.pages.findIndex((p) => p.uuid === result.value.pageUuid);
+    if (page >= 0) session.openPage(page);
   }
   onProgress({ stage: exportText('stage.imported'), done: 1, total: 1 });
   return { added, skipped, changed: reply.changed };

@@ -15,6 +15,7 @@ export * from './panels.ts';
 export * from './pages.ts';
 export * from './page-setup.ts';
 export * from './bleed-panel.ts';
+export * from './import-psd.ts';
 export { getLayer, rootOf, pageBoundsFor } from './helpers.ts';
 export { panelsUnder } from './panel-helpers.ts';
 export * from './regional.ts';

@@ -1,4 +1,4 @@
-import type { BlendMode, ComicConfiguration, FilterParams } from '@koma/domain';
+import type { BlendMode, ComicConfiguration, FilterParams, Layer } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import type { Point, Rect } from './raster.ts';
 import type { MeasureText } from '../text/font.ts';
@@ -19,8 +19,13 @@ export interface PlanText {
   italic: boolean;
   align: 'left' | 'center' | 'right';
   vertical: boolean;
-  /** The text box (the layer's box without the export padding). */
+  /** The text box (the layer's box without the export padding), as placed: upright bounds when turned. */
   box: Rect;
+  /**
+   * The text box's own frame on the page, [a, b, c, d, e, f] from box pixels to page pixels: the canvas's turn and
+   * flip, so that Photoshop sets the text where the editor drew it. Its box is `size`, from (0, 0).
+   */
+  frame?: { matrix: [number, number, number, number, number, number]; width: number; height: number };
   /** Outlined text: written as the type layer's stroke effect (outside, in export pixels). */
   stroke?: { color: string; size: number } | null;
 }
@@ -79,6 +84,11 @@ export interface PagePlan {
   scaleX: number;
   scaleY: number;
   nodes: PlanNode[];
+  /**
+   * The saved form of the page's layers that a Koma PSD brings back from their data (kinds with `restore`), by
+   * id; the builder writes them into the file's Koma block. Absent: no block is written.
+   */
+  restorable?: Record<string, Layer>;
 }
 
 export interface PlanOptions {

@@ -5,7 +5,9 @@ import {
   pageSetupBoxes,
   type ComicConfiguration,
 } from '@koma/domain';
+import type { Layer } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
+import { savedLayer } from '../store/normalize.ts';
 import { kindOf } from '../kinds/lookup.ts';
 import { placedBounds, placementOf } from '../kinds/placement.ts';
 import type { Point, Rect } from './raster.ts';
@@ -132,5 +134,22 @@ export function planPage(doc: DocState, rootId: string, options: PlanOptions = {
     },
     ...ctx.siblings(root.children.map((id) => doc.layers[id]!).filter(Boolean)),
   ];
-  return { name: options.name ?? root.name, width: size.width, height: size.height, area, scaleX, scaleY, nodes };
+  const restorable: Record<string, Layer> = {};
+  const collect = (id: string) => {
+    const l = doc.layers[id];
+    if (!l) return;
+    if (kindOf(l).export.restore) restorable[l.id] = structuredClone(savedLayer(l));
+    l.children.forEach(collect);
+  };
+  root.children.forEach(collect);
+  return {
+    name: options.name ?? root.name,
+    width: size.width,
+    height: size.height,
+    area,
+    scaleX,
+    scaleY,
+    nodes,
+    restorable,
+  };
 }

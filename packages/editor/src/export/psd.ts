@@ -16,6 +16,7 @@ import {
 } from './raster.ts';
 import { markRaster, needsWatermark, type Plan } from './watermark.ts';
 import { drawBlended } from './blend.ts';
+import { komaXmp, type KomaPsdMeta } from './koma-meta.ts';
 
 /** Why the builder or writer refused a page; the browser words each in the user's language. */
 export type ExportErrorCode =
@@ -106,13 +107,18 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
     hidden: boolean;
   }
 
+  // Every PSD layer gets an id (Photoshop keeps them), by which the Koma block says what the layer shows.
+  const metaNodes: KomaPsdMeta['nodes'] = {};
   const convert = (nodes: readonly PlanNode[], parentHidden: boolean): Layer[] => {
     const out: Layer[] = [];
     let base: Base = { raster: null, left: 0, top: 0, hidden: false };
     for (const node of nodes) {
       layerCount++;
+      const id = layerCount;
+      metaNodes[id] = { layerId: node.layerId, role: node.kind === 'group' ? 'group' : node.role };
       if (node.kind === 'group') {
         out.push({
+          id,
           name: clampName(node.name),
           hidden: node.hidden,
           opened: true,
@@ -123,6 +129,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
       }
       const { raster, rect } = pixelsFor(node, rasters, plan, watermark);
       const layer: Layer = {
+        id,
         name: clampName(node.name),
         hidden: node.hidden,
         left: rect.x,
@@ -175,6 +182,18 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
 
   const psd: Psd = { width: plan.width, height: plan.height, children, imageData: composite };
   if (options.thumbnail !== false) psd.imageResources = { thumbnailRaw: thumbnailOf(composite) };
+  if (plan.restorable) {
+    const meta: KomaPsdMeta = {
+      format: 'koma-psd',
+      version: 1,
+      area: plan.area,
+      scaleX: plan.scaleX,
+      scaleY: plan.scaleY,
+      nodes: metaNodes,
+      layers: plan.restorable,
+    };
+    psd.imageResources = { ...psd.imageResources, xmpMetadata: komaXmp(meta) };
+  }
   return { psd, composite, layerCount };
 }
 
@@ -339,10 +358,11 @@ function textData(node: PlanRaster): LayerTextData {
   const t = node.text!;
   return {
     text: t.value,
-    // The text box, relative to the document, so Photoshop wraps the text where the editor did.
-    transform: [1, 0, 0, 1, t.box.x, t.box.y],
+    // The text box in its own frame (turned and flipped as on the canvas), so Photoshop wraps and turns the text
+    // where the editor did.
+    transform: t.frame ? [...t.frame.matrix] : [1, 0, 0, 1, t.box.x, t.box.y],
     shapeType: 'box',
-    boxBounds: [0, 0, t.box.width, t.box.height],
+    boxBounds: t.frame ? [0, 0, t.frame.width, t.frame.height] : [0, 0, t.box.width, t.box.height],
     antiAlias: 'smooth',
     orientation: t.vertical ? 'vertical' : 'horizontal',
     style: {

@@ -39,6 +39,11 @@ export interface KindExport<T extends LayerType> {
    * (panels: one group per panel in reading order). When absent, each layer exports where it stands.
    */
   block?(members: LayerNode<T>[], pool: readonly LayerNode[], ctx: PlanContext): PlanNode[];
+  /**
+   * Importing Koma's own PSD brings the layer back from its saved form, stored in the file's Koma block (a panel,
+   * an editable text with its bubble), instead of as the pixels of its PSD layer.
+   */
+  restore?: boolean;
 }
 
 /**

@@ -113,6 +113,7 @@ export const panelKind = defineKind({
     // Panels only ever export as their block.
     nodes: () => [],
     block: panelBlock,
+    restore: true,
   },
   tab: ['panel.fields'],
   commands: {

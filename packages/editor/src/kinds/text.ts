@@ -7,7 +7,7 @@ import { bubbleShape, tailFromTip } from '../text/tail.ts';
 import { psdFontName } from '../text/font.ts';
 import { shownText } from '../text/shrink.ts';
 import { gestureDrag } from '../interaction/drag.ts';
-import type { PlanNode } from '../export/plan-types.ts';
+import type { PlanContext, PlanNode, PlanText } from '../export/plan-types.ts';
 import { clampName, grow, intersect, pixelRect } from '../export/rects.ts';
 import { defineKind } from './kind.ts';
 import { placedBounds, placementOf } from './placement.ts';
@@ -20,6 +20,22 @@ export function tailTip(node: LayerNode<'TEXT'>, doc?: DocState): Point | null {
   if (node.data.backgroundType !== 'SPEECH_BUBBLE' || !node.data.hasTail) return null;
   const target = doc ? pinnedFaceCentre(doc, node) : null;
   return bubbleShape(node.data, placedBounds(placementOf(node)), target).tail?.tip ?? null;
+}
+
+/**
+ * The text layer's box frame in export pixels: its placement (turn and flip about the box centre) conjugated by the
+ * export scale, so that box pixels map onto page pixels as the canvas maps layer units onto canvas units.
+ */
+function textFrame(l: LayerNode<'TEXT'>, ctx: PlanContext): NonNullable<PlanText['frame']> {
+  const { matrix: m, size } = placementOf(l);
+  const sx = ctx.scaleX;
+  const sy = ctx.scaleY;
+  const origin = ctx.toPage({ x: m[4], y: m[5] });
+  return {
+    matrix: [m[0], (m[1] * sy) / sx, (m[2] * sx) / sy, m[3], origin.x, origin.y],
+    width: size.width * sx,
+    height: size.height * sy,
+  };
 }
 
 /** A text box with its background: none, a rectangle or a speech bubble with a tail. */
@@ -84,6 +100,7 @@ export const textKind = defineKind({
   },
   imageIds: () => [],
   export: {
+    restore: true,
     nodes(l, clipping, ctx) {
       const base = ctx.base(l, clipping);
       const box = ctx.boxOf(l);
@@ -122,6 +139,7 @@ export const textKind = defineKind({
           align: d.textAlign === 'left' || d.textAlign === 'right' ? d.textAlign : 'center',
           vertical: d.vertical,
           box,
+          frame: textFrame(l, ctx),
           // Canvas strokes are centred on the glyph edge, so half the width shows outside the fill.
           stroke:
             d.fontStroke && d.fontStrokeSize > 0

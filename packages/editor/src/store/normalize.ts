@@ -42,23 +42,7 @@ export function denormalize(doc: DocState): WorkspaceData {
   const build = (id: string): Layer => {
     const node = doc.layers[id];
     if (!node) throw new Error(`Layer ${id} is missing from the store`);
-    return {
-      id: node.id,
-      type: node.type,
-      name: node.name,
-      transform: node.transform,
-      originalSize: node.originalSize,
-      visible: node.visible,
-      locked: node.locked,
-      clippedLayers: node.clippedLayers,
-      opacity: node.opacity ?? 1,
-      blendMode: node.blendMode ?? 'normal',
-      rotation: node.rotation ?? 0,
-      flipX: node.flipX ?? false,
-      flipY: node.flipY ?? false,
-      children: node.children.map(build),
-      data: node.data,
-    } as Layer;
+    return savedLayer(node, node.children.map(build));
   };
   const root = build(doc.rootId);
   if (root.type !== 'GROUP') throw new Error('The root layer must be a GROUP');
@@ -83,4 +67,25 @@ export function denormalize(doc: DocState): WorkspaceData {
     regionalPrompts: doc.regionalPrompts,
     sketchMap: doc.sketchMap,
   });
+}
+
+/** One layer in its saved form (editor.md §3), with the given children. */
+export function savedLayer(node: LayerNode, children: Layer[] = []): Layer {
+  return {
+    id: node.id,
+    type: node.type,
+    name: node.name,
+    transform: node.transform,
+    originalSize: node.originalSize,
+    visible: node.visible,
+    locked: node.locked,
+    clippedLayers: node.clippedLayers,
+    opacity: node.opacity ?? 1,
+    blendMode: node.blendMode ?? 'normal',
+    rotation: node.rotation ?? 0,
+    flipX: node.flipX ?? false,
+    flipY: node.flipY ?? false,
+    children,
+    data: node.data,
+  } as Layer;
 }

@@ -62,7 +62,7 @@ export const en = {
     createInfinite: 'New canvas',
     createComic: 'New comic',
     createInfiniteHint: 'An infinite canvas for illustrations',
-    createComicHint: 'Pages of 1700×2400 with panels',
+    createComicHint: 'Pages with panels, on the page setup below',
     defaultInfiniteName: 'Untitled canvas',
     defaultComicName: 'Untitled comic',
     empty: 'No workspaces yet. Create a canvas or a comic to start.',

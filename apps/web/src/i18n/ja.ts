@@ -62,7 +62,7 @@ export const ja: Resources = {
     createInfinite: '新規キャンバス',
     createComic: '新規コミック',
     createInfiniteHint: 'イラスト用の無限キャンバス',
-    createComicHint: '1700×2400 のページとコマ',
+    createComicHint: '下のページ設定のページとコマ',
     defaultInfiniteName: '無題のキャンバス',
     defaultComicName: '無題のコミック',
     empty: 'ワークスペースはまだありません。キャンバスかコミックを作成しましょう。',

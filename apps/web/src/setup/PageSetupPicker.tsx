@@ -8,6 +8,7 @@ import {
 } from '@koma/domain';
 import { useT } from '../i18n/index.ts';
 import './i18n.ts';
+import './page-setup.css';
 
 /** Print presets choose colour (350 dpi) or monochrome (600 dpi); the default and webtoon pages are screen pages. */
 const hasInk = (preset: PageSetupPreset) => preset !== 'DEFAULT' && preset !== 'WEBTOON';

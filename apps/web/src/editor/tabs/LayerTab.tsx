@@ -338,12 +338,17 @@ function PinToFace({
       if (ref.current?.contains(target) || target?.closest?.('.face-outlines')) return;
       setOpen(false);
     };
-    const escape = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    // Escape closes the menu only: caught before the editor's shortcut, which would also clear the selection.
+    const escape = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopImmediatePropagation();
+      setOpen(false);
+    };
     window.addEventListener('pointerdown', away, true);
-    window.addEventListener('keydown', escape);
+    window.addEventListener('keydown', escape, true);
     return () => {
       window.removeEventListener('pointerdown', away, true);
-      window.removeEventListener('keydown', escape);
+      window.removeEventListener('keydown', escape, true);
     };
   });
   // Leaving the tab (another layer selected) closes the menu and its outlines.

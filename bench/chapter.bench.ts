@@ -1,0 +1,217 @@
+/**
+ * Chapter benchmark (issue 23, item 6) in headless Chromium against the built app on loopback: a generated 40-page
+ * chapter with ten 1024² images per page (400 images, made with sharp once and cached under the temp folder).
+ * Measures time to the first page drawn, page switch p50/p95 (open page → all its images decoded and drawn), the JS
+ * heap after visiting every page and after a second visit, and the chapter's PDF export (time, and the renderer
+ * processes' peak RSS above their level before it) beside a bare pdf-lib write of the same page images (composed by
+ * sharp) in this process, in the same run.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { execSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
+import { COMIC_PAGE_HEIGHT, COMIC_PAGE_WIDTH } from '@koma/domain';
+import { launchBrowser } from '../e2e/support/browser.ts';
+import { startServer } from '../e2e/support/server.ts';
+import { REPO_ROOT, WEB_DIST } from '../e2e/support/paths.ts';
+import { chapterPictures, createChapter, uploadPictures } from '../e2e/support/chapter.ts';
+import { median, percentile, printTable } from './stats.ts';
+
+const PAGES = 40;
+const IMAGES_PER_PAGE = 10;
+const MB = 1024 * 1024;
+
+/** In the page: opens page `i` and resolves with the ms until its images are all decoded and the stage drawn. */
+const SWITCH = (i: number) => `new Promise((resolve) => {
+  const session = window.__koma;
+  const scene = window.__komaScene;
+  const start = performance.now();
+  session.openPage(${i});
+  const doc = session.editor.doc;
+  const root = doc.layers[doc.pages[${i}].rootId];
+  const ids = root.children.map((id) => doc.layers[id]).filter((l) => l.type === 'IMAGE')
+    .map((l) => l.data.variations[l.data.variationsIdx].id);
+  const check = () => {
+    if (scene.images.settled(ids)) {
+      scene.flush();
+      resolve(performance.now() - start);
+    } else requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+/** Resident memory (bytes) of Chromium renderer processes started by this process. */
+function rendererRss(): number {
+  const parent = new Map<number, number>();
+  const renderers: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(name));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 10; p = parent.get(p) ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const pid of renderers.filter(ours)) {
+    try {
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      total += Number(rss?.[1] ?? 0) * 1024;
+    } catch {
+      // Gone.
+    }
+  }
+  return total;
+}
+
+/** Samples `measure` every 100 ms while `work` runs; resolves with the work's result and the highest sample. */
+async function peakWhile<T>(measure: () => number, work: () => Promise<T>): Promise<{ value: T; peak: number }> {
+  let peak = measure();
+  const timer = setInterval(() => (peak = Math.max(peak, measure())), 100);
+  try {
+    const value = await work();
+    return { value, peak: Math.max(peak, measure()) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+if (!existsSync(path.join(WEB_DIST, 'index.html')))
+  execSync('npm run build -w @koma/web', { cwd: REPO_ROOT, stdio: 'inherit' });
+
+const load = os.loadavg().map((v) => v.toFixed(2));
+const server = await startServer({ env: { UPLOAD_RATE_LIMIT: '100000' } });
+const browser = await launchBrowser();
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${server.baseUrl}/signup`);
+  await page.getByLabel('Email').fill(`chapter-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL('**/dashboard');
+
+  let t = performance.now();
+  const pictures = await chapterPictures(PAGES * IMAGES_PER_PAGE);
+  console.log(`pictures ready in ${((performance.now() - t) / 1000).toFixed(1)} s (cached after the first run)`);
+  t = performance.now();
+  const ids = await uploadPictures(page.request, server.baseUrl, pictures);
+  const workspace = await createChapter(page.request, server.baseUrl, ids, {
+    pages: PAGES,
+    imagesPerPage: IMAGES_PER_PAGE,
+  });
+  console.log(`uploaded and created in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const cdp = await context.newCDPSession(page);
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+
+  const t0 = performance.now();
+  await page.goto(`${server.baseUrl}/editor/${workspace}`);
+  await page.waitForFunction('window.__komaScene && window.__koma', null, { timeout: 60_000 });
+  await page.evaluate(SWITCH(0));
+  const firstPage = performance.now() - t0;
+
+  const visit = async () => {
+    const times: number[] = [];
+    for (let i = 1; i < PAGES; i++) times.push(await page.evaluate<number>(SWITCH(i)));
+    times.push(await page.evaluate<number>(SWITCH(0)));
+    return times;
+  };
+  const firstVisit = await visit();
+  const heapFirst = await heap();
+  const secondVisit = await visit();
+  const heapSecond = await heap();
+  const stats = await page.evaluate<{ bytesUsed: number; peakBytes: number; budgetBytes: number }>(
+    'window.__komaScene.images.stats()',
+  );
+  const switches = [...firstVisit, ...secondVisit].sort((a, b) => a - b);
+
+  // The chapter's PDF through the export dialog, as a user makes it.
+  const before = rendererRss();
+  await page.getByTestId('export-open').click();
+  await page.getByTestId('export-format-pdf').check();
+  const exported = await peakWhile(rendererRss, async () => {
+    const start = performance.now();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 1_800_000 }),
+      page.getByTestId('export-start').click(),
+    ]);
+    const file = await download.path();
+    return { ms: performance.now() - start, bytes: file ? readFileSync(file).length : 0 };
+  });
+
+  // The same pages composed by sharp, then written by pdf-lib alone.
+  const pagePngs: Buffer[] = [];
+  const cell = { width: COMIC_PAGE_WIDTH / 2, height: COMIC_PAGE_HEIGHT / (IMAGES_PER_PAGE / 2) };
+  for (let p = 0; p < PAGES; p++) {
+    const layers = await Promise.all(
+      Array.from({ length: IMAGES_PER_PAGE }, async (_, i) => ({
+        input: await sharp(pictures[p * IMAGES_PER_PAGE + i])
+          .resize(Math.round(cell.width - 20), Math.round(cell.height - 20), { fit: 'fill' })
+          .toBuffer(),
+        left: (i % 2) * cell.width + 10,
+        top: Math.floor(i / 2) * cell.height + 10,
+      })),
+    );
+    pagePngs.push(
+      await sharp({
+        create: { width: COMIC_PAGE_WIDTH, height: COMIC_PAGE_HEIGHT, channels: 4, background: '#ffffff' },
+      })
+        .composite(layers)
+        .png()
+        .toBuffer(),
+    );
+  }
+  const rssBefore = process.memoryUsage().rss;
+  const bare = await peakWhile(
+    () => process.memoryUsage().rss,
+    async () => {
+      const start = performance.now();
+      const pdf = await PDFDocument.create();
+      for (const png of pagePngs) {
+        const image = await pdf.embedPng(png);
+        pdf.addPage([image.width, image.height]).drawImage(image, { x: 0, y: 0 });
+      }
+      const bytes = await pdf.save();
+      return { ms: performance.now() - start, bytes: bytes.length };
+    },
+  );
+  const onePage = (COMIC_PAGE_WIDTH * COMIC_PAGE_HEIGHT * 4) / MB;
+  const exportPeak = (exported.peak - before) / MB;
+
+  printTable(`Chapter: ${PAGES} pages × ${IMAGES_PER_PAGE} images of 1024² (load average ${load.join(' ')})`, [
+    { measure: 'time to first page drawn (ms, from navigation)', value: firstPage, target: '< 2000' },
+    { measure: 'page switch p50 (ms)', value: median(switches), target: '' },
+    { measure: 'page switch p95 (ms)', value: percentile(switches, 95), target: '< 150' },
+    { measure: 'JS heap after visiting every page (MB)', value: heapFirst / MB, target: '< 600' },
+    { measure: 'JS heap after a second visit (MB)', value: heapSecond / MB, target: '≤ first visit' },
+    { measure: 'decoded images held at the end (MB)', value: stats.bytesUsed / MB, target: '≤ budget' },
+    { measure: 'decoded images peak (MB)', value: stats.peakBytes / MB, target: `${stats.budgetBytes / MB} budget` },
+    { measure: 'PDF export (ms)', value: exported.value.ms, target: '' },
+    { measure: 'bare pdf-lib write of the same pages (ms)', value: bare.value.ms, target: '' },
+    { measure: 'export / bare write', value: exported.value.ms / bare.value.ms, target: '≤ 1.5' },
+    {
+      measure: 'PDF size (MB): export / bare',
+      value: exported.value.bytes / MB,
+      target: `${(bare.value.bytes / MB).toFixed(1)}`,
+    },
+    { measure: 'export peak renderer RSS above before (MB)', value: exportPeak, target: 'PDF + a few pages' },
+    { measure: 'bare write peak RSS above before (MB)', value: (bare.peak - rssBefore) / MB, target: '' },
+    { measure: 'one page raw RGBA (MB)', value: onePage, target: '' },
+  ]);
+} finally {
+  await browser.close();
+  await server.stop();
+}

@@ -3,6 +3,7 @@ import { HANDLE_HIT_MARGIN, VERTEX_HIT_RADIUS } from '@koma/domain';
 import { panelsUnder, tailTip, type DocState, type UiState } from '@koma/editor';
 
 const ACCENT = '#2563eb';
+const GUIDE = '#e11d48';
 
 /** Selection outlines, corner handles, the rubber band and panel vertices; sized in screen pixels. */
 export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom: number, rootId: string): void {
@@ -58,6 +59,32 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
           }),
         );
       }
+    }
+  }
+  if (ui.snapGuides) {
+    // Snap guides run across the whole visible canvas, thin and magenta as design tools draw them.
+    const far = 100000;
+    for (const x of ui.snapGuides.xs) {
+      layer.add(
+        new Konva.Line({
+          points: [x, -far, x, far],
+          stroke: GUIDE,
+          strokeWidth: px,
+          listening: false,
+          name: 'snap-guide',
+        }),
+      );
+    }
+    for (const y of ui.snapGuides.ys) {
+      layer.add(
+        new Konva.Line({
+          points: [-far, y, far, y],
+          stroke: GUIDE,
+          strokeWidth: px,
+          listening: false,
+          name: 'snap-guide',
+        }),
+      );
     }
   }
   if (ui.selectionRect) {

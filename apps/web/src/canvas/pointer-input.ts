@@ -102,6 +102,7 @@ export function attachPointerInput(element: HTMLElement, session: EditorSession,
       screen: local(e),
       button: e.button,
       shift: e.shiftKey,
+      alt: e.altKey,
       ...(e.pointerType === 'pen' && pointers.has(e.pointerId) ? { pressure: e.pressure } : {}),
     });
   };

@@ -4,9 +4,20 @@ import type { UiStore, InteractionState } from '../ui/ui-state.ts';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { moveLayers, resizeLayer } from '../commands/transform.ts';
 import { kindForTool, kindOf, registeredKinds } from '../kinds/lookup.ts';
-import { cornerAt, hitLayer, layersInRect } from './hit.ts';
-import { gestureDrag, pressureRadius, type CanvasPointer, type Drag, type ToolHost, type ToolStart } from './drag.ts';
+import { boxOf, cornerAt, hitLayer, layersInRect } from './hit.ts';
+import {
+  gestureDrag,
+  pressureRadius,
+  withGuidesCleared,
+  type CanvasPointer,
+  type Drag,
+  type ToolHost,
+  type ToolStart,
+} from './drag.ts';
 import { pan, screenToCanvas } from '../view/view.ts';
+import { boxOfPoints } from '../kinds/geometry.ts';
+import { SNAP_DISTANCE_PX, snapBox } from './snap.ts';
+import { docSnapTargets } from './snap-targets.ts';
 import { newBubbleData } from '../text/defaults.ts';
 
 export type { CanvasPointer } from './drag.ts';
@@ -161,11 +172,31 @@ export class InteractionController {
     const ids = e.shift ? [...new Set([...selection, hit])] : selection.includes(hit) ? selection : [hit];
     this.select(ids);
     if (ids.every((id) => this.doc.layers[id]?.locked)) return null;
-    return gestureDrag('MOVE_LAYER', this.host.editor.beginGesture(moveLayers), (q) => ({
-      ids,
-      dx: q.x - p.x,
-      dy: q.y - p.y,
-    }));
+    // Snapping (issue 17): the moved layers' box snaps to the page's lines; Alt moves freely.
+    const targets = docSnapTargets(this.doc, this.host.activeRoot(), new Set(ids));
+    const corners = ids.flatMap((id) => {
+      const node = this.doc.layers[id];
+      if (!node) return [];
+      const b = boxOf(node);
+      return [
+        { x: b.x, y: b.y },
+        { x: b.x + b.width, y: b.y + b.height },
+      ];
+    });
+    const box = corners.length > 0 ? boxOfPoints(corners) : null;
+    const ui = this.host.ui;
+    const drag = gestureDrag('MOVE_LAYER', this.host.editor.beginGesture(moveLayers), (q, ev) => {
+      let dx = q.x - p.x;
+      let dy = q.y - p.y;
+      if (targets && box && !ev.alt) {
+        const snapped = snapBox(box, dx, dy, targets, SNAP_DISTANCE_PX / this.host.view().zoom);
+        ({ dx, dy } = snapped);
+        const shown = snapped.guides.xs.length + snapped.guides.ys.length > 0 ? snapped.guides : null;
+        ui.update({ snapGuides: shown });
+      } else if (ui.state.snapGuides) ui.update({ snapGuides: null });
+      return { ids, dx, dy };
+    });
+    return withGuidesCleared(drag, ui);
   }
 
   /** Painting is refused while the layer is processing, or onto a layer clipped to a picture (merge it first). */

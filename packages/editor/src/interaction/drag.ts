@@ -83,3 +83,20 @@ export function gestureDrag<A>(
     },
   };
 }
+
+/** A drag that takes its snap guides away when it ends. */
+export function withGuidesCleared(drag: Drag, ui: UiStore): Drag {
+  const clear = () => ui.state.snapGuides && ui.update({ snapGuides: null });
+  return {
+    state: drag.state,
+    move: (p, e) => drag.move(p, e),
+    up(p, e) {
+      drag.up(p, e);
+      clear();
+    },
+    cancel() {
+      drag.cancel();
+      clear();
+    },
+  };
+}

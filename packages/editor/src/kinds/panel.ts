@@ -13,7 +13,9 @@ import {
   splitPanel,
   togglePanelBorder,
 } from '../commands/panels.ts';
-import { gestureDrag, type Drag, type ToolHost } from '../interaction/drag.ts';
+import { gestureDrag, withGuidesCleared, type Drag, type ToolHost } from '../interaction/drag.ts';
+import { SNAP_DISTANCE_PX, snapPoint } from '../interaction/snap.ts';
+import { docSnapTargets } from '../interaction/snap-targets.ts';
 import type { VertexMove } from '@koma/domain';
 import { defineKind } from './kind.ts';
 import { panelBlock } from './panel-export.ts';
@@ -30,17 +32,33 @@ import {
 /** Moves smaller than this (screen px) count as a click, not a drag. */
 const CLICK_SLOP = 3;
 
+/**
+ * Drags panel vertices; the first one snaps to the page's margin, centre, gutters and the other panels' edges
+ * (Alt moves freely), and the guides show where.
+ */
 function vertexDrag(
   host: ToolHost,
   state: 'MOVE_PANEL_VERTEX' | 'EXPAND_PANEL',
   start: { x: number; y: number },
   moves: VertexMove[],
 ): Drag {
-  return gestureDrag(state, host.editor.beginGesture(movePanelVertices), (p) => ({
-    moves,
-    dx: p.x - start.x,
-    dy: p.y - start.y,
-  }));
+  const first = moves[0];
+  const panel = first ? host.doc.layers[first.panelId] : undefined;
+  const origin = panel?.type === 'PANEL' ? panel.data.vertices[first!.index] : undefined;
+  const targets = first ? docSnapTargets(host.doc, host.activeRoot(), new Set([first.panelId])) : null;
+  const drag = gestureDrag(state, host.editor.beginGesture(movePanelVertices), (p, e) => {
+    let dx = p.x - start.x;
+    let dy = p.y - start.y;
+    if (targets && origin && !e.alt) {
+      const snapped = snapPoint({ x: origin.x + dx, y: origin.y + dy }, targets, SNAP_DISTANCE_PX / host.zoom());
+      dx = snapped.point.x - origin.x;
+      dy = snapped.point.y - origin.y;
+      const shown = snapped.guides.xs.length + snapped.guides.ys.length > 0 ? snapped.guides : null;
+      host.ui.update({ snapGuides: shown });
+    } else if (host.ui.state.snapGuides) host.ui.update({ snapGuides: null });
+    return { moves, dx, dy };
+  });
+  return withGuidesCleared(drag, host.ui);
 }
 
 /** A click on a panel splits it there (Shift: vertically); a drag does nothing. */

@@ -55,6 +55,8 @@ export interface UiState {
   /** The last message for the user (a toast); `seq` changes with every message so repeats show again. */
   message: { text: string; kind: 'info' | 'error'; seq: number } | null;
   pointer: { x: number; y: number } | null;
+  /** The lines a drag is snapped to right now (drawn as guides); null when it is not snapping. */
+  snapGuides: { xs: number[]; ys: number[] } | null;
 }
 
 export function initialUiState(activePage = 0): UiState {
@@ -75,6 +77,7 @@ export function initialUiState(activePage = 0): UiState {
     toolStates: {},
     message: null,
     pointer: null,
+    snapGuides: null,
   };
 }
 

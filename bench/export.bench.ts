@@ -42,7 +42,7 @@ import { median, printTable } from './stats.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 
-function fixture(adjusted = false): { plan: PagePlan; rasters: Map<string, Raster> } {
+function fixture(adjusted = false, turned = false): { plan: PagePlan; rasters: Map<string, Raster> } {
   let n = 0;
   const data = createWorkspaceData('COMIC', () => `id${n++}`);
   const children: Layer[] = [];
@@ -59,6 +59,13 @@ function fixture(adjusted = false): { plan: PagePlan; rasters: Map<string, Raste
           size: { width: 640 + k * 80, height: 600 + k * 60 },
         });
         image.name = `Image ${row}-${col}-${k}`;
+        // Every image turned and blended (issue 17): the composite blends through the rotated bounds.
+        if (turned) {
+          image.rotation = 7 + 11 * k + 5 * col;
+          image.flipX = k === 1;
+          image.opacity = 0.8;
+          image.blendMode = (['multiply', 'screen', 'overlay'] as const)[k]!;
+        }
         // Every adjustment on: the most the builder's CPU port of the filter shader can cost.
         if (adjusted) {
           image.data.filterParams = {
@@ -224,10 +231,14 @@ if (child) {
   const bareDoc = await bareDocument(plan, rasters);
   const pixelsDoc = pixelsOnlyDocument(bareDoc);
   const adjusted = fixture(true);
+  const turned = fixture(false, true);
+  const bareTurnedDoc = await bareDocument(turned.plan, turned.rasters);
   const variants = {
     ours: () => ours(plan, rasters),
     oursAdjusted: () => ours(adjusted.plan, adjusted.rasters),
     bare: () => bare(bareDoc),
+    oursTurned: () => ours(turned.plan, turned.rasters),
+    bareTurned: () => bare(bareTurnedDoc),
     barePixels: () => bare(pixelsDoc),
     oursPng: () => oursPng(plan, rasters),
     oursJpegJs: () => oursJpegJs(plan, rasters),
@@ -278,6 +289,8 @@ if (child) {
   printTable("Export (medians; CPU ms is this process's user+system time; peak MB above the inputs)", [
     row('ours', 'PSD: Koma export as the worker runs it (build + native JPEG thumbnail + write)', peak.ours),
     row('oursAdjusted', 'PSD: Koma export, all nine adjustments on every image'),
+    row('oursTurned', 'PSD: Koma export, every image rotated, blended (multiply/screen/overlay) at 80 %'),
+    row('bareTurned', 'PSD: bare ag-psd writePsd of that turned and blended document'),
     row('oursJpegJs', 'PSD: Koma export, Node default (jpeg-js thumbnail)'),
     row('bare', 'PSD: bare ag-psd writePsd of the same document', peak.bare),
     row('barePixels', 'PSD: bare ag-psd writePsd, pixels only (no text engine data, no thumbnail)'),
@@ -288,6 +301,9 @@ if (child) {
   console.log(`\nPSD, CPU time ours / bare write of the same document: ${ratio(cpu.ours, cpu.bare)} (target ≤ 1.3×)`);
   console.log(`PSD, wall time ours / bare: ${ratio(wall.ours, wall.bare)}`);
   console.log(`PSD, CPU time ours / bare pixels only: ${ratio(cpu.ours, cpu.barePixels)}`);
+  console.log(
+    `PSD with every image rotated and blended, CPU time ours / bare write of the same document: ${ratio(cpu.oursTurned, cpu.bareTurned)} (target ≤ 1.3×)`,
+  );
   console.log(`PSD with every image adjusted, CPU time / bare: ${ratio(cpu.oursAdjusted, cpu.bare)}`);
   console.log(`PNG, CPU time / bare PSD write: ${ratio(cpu.oursPng, cpu.bare)}`);
   console.log(`PSD, peak memory ours / bare: ${(peak.ours / peak.bare).toFixed(2)}×`);

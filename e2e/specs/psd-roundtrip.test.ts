@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
 import { newComic, toScreen } from '../support/editor-page.ts';
@@ -23,12 +24,12 @@ interface Node {
   transform: { x: number; y: number; size: { width: number; height: number } };
   data: { vertices?: { x: number; y: number }[]; text?: string; fontName?: string; variations?: unknown[] };
 }
-const pageLayers = (page: import('playwright-core').Page, index: number) =>
-  page.evaluate((i) => {
+const pageLayers = (page: Page, index: number): Promise<Node[]> =>
+  page.evaluate<Node[], number>((i) => {
     const doc = (window as any).__koma.editor.doc;
     const root = doc.layers[doc.pages[i].rootId];
-    return root.children.map((id: string) => doc.layers[id]) as Node[];
-  }, index) as Promise<Node[]>;
+    return root.children.map((id: string) => doc.layers[id]);
+  }, index);
 
 describe('PSD round trip', () => {
   it('rebuilds panels, clipping and editable text on a new page', async () => {

@@ -103,6 +103,8 @@ function eligible(node: LayerNode<'TEXT'>): boolean {
     (node.opacity ?? 1) === 1 &&
     (node.blendMode ?? 'normal') === 'normal' &&
     !(d.fontStroke && d.fontStrokeSize > 0) &&
+    // Only upright files are indexed: italic lettering keeps its raster.
+    !d.fontItalic &&
     d.text.trim() !== '' &&
     drawnFont(d) !== undefined
   );

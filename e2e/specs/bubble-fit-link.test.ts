@@ -265,4 +265,50 @@ describe('bubbles that fit and join', () => {
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('letters a page with linked bubbles in the Japanese and the English interface (artifacts to look at)', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'lettered-linked');
+    await page.locator('.language-switch__select').first().selectOption('ja');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    // Vertical Japanese: tate-chu-yoko in the first, ruby in the second, the two joined as one speaker continuing.
+    const ja1 = await bubbleAt(page, 1250, 520, '今日は2024年!?');
+    const ja2 = await bubbleAt(page, 1010, 700, '｜漢字《かんじ》を読むの？');
+    await setSelection(page, [ja1.id, ja2.id]);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('link-bubbles').click();
+    await expect.poll(async () => (await texts(page)).map((l) => l.data.linkedBubbleId)).toEqual([ja2.id, ja1.id]);
+    await bubbleAt(page, 1200, 1500, 'え、本当に！？');
+    await page.getByTestId('tool-MOVE').click();
+    await setSelection(page, []);
+    const zoomTo = async (cx: number, cy: number, zoom: number) =>
+      page.evaluate(
+        ([x, y, z]) => {
+          const s = (window as any).__koma;
+          const host = document.querySelector('[data-testid=canvas]')!.getBoundingClientRect();
+          s.setView({ x: host.width / 2 - x! * z!, y: host.height / 2 - y! * z!, zoom: z });
+        },
+        [cx, cy, zoom],
+      );
+    await zoomTo(850, 1000, 0.42);
+    await screenshot(page, 'lettered-page-ja-linked');
+    await zoomTo(1130, 650, 1.1);
+    await screenshot(page, 'lettered-ja-linked-closeup');
+    // The English interface: horizontal bubbles, a pair standing apart joined by a neck.
+    await page.locator('.language-switch__select').first().selectOption('en');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await zoomTo(850, 1000, 0.42);
+    const en1 = await bubbleAt(page, 420, 500, 'Did you hear that?');
+    const en2 = await bubbleAt(page, 520, 1000, "It came from the roof... I'm going up.");
+    await setSelection(page, [en1.id, en2.id]);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('link-bubbles').click();
+    await page.getByTestId('tool-MOVE').click();
+    await setSelection(page, []);
+    await screenshot(page, 'lettered-page-en-linked');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -14,6 +14,8 @@ import {
   unclipLayer,
   linkBubbles,
   unlinkBubbles,
+  flipLayers,
+  rotateLayers,
 } from '@koma/editor';
 import type { EditorSession } from './session.ts';
 import { useDoc } from './hooks.ts';
@@ -30,6 +32,9 @@ export interface ContextMenuState {
 export type MenuItem = [label: string, action: () => unknown, id: string, keepOpen?: boolean];
 
 /** The layer menu opened by a right click (or the menu key) on the canvas; arrows move, Enter picks, Escape closes. */
+/** Layer types that turn and flip (as the layer tab's appearance fields). */
+const TURNING = new Set(['IMAGE', 'TEXT', 'POSE']);
+
 export function ContextMenu({
   session,
   menu,
@@ -95,6 +100,15 @@ export function ContextMenu({
       'visibility',
     ],
   ];
+  // The 90° turns and flips of the layer tab, here too for images, text and poses (issue 17).
+  if (TURNING.has(node.type) && !node.locked) {
+    items.push(
+      [t('editor.layer.rotateLeft'), () => e.execute(rotateLayers, { ids: [node.id], by: -90 }), 'rotate-left'],
+      [t('editor.layer.rotateRight'), () => e.execute(rotateLayers, { ids: [node.id], by: 90 }), 'rotate-right'],
+      [t('editor.layer.flipH'), () => e.execute(flipLayers, { ids: [node.id], axis: 'horizontal' }), 'flip-h'],
+      [t('editor.layer.flipV'), () => e.execute(flipLayers, { ids: [node.id], axis: 'vertical' }), 'flip-v'],
+    );
+  }
   if (node.clipTarget) items.push([t('editor.layers.unclip'), () => e.execute(unclipLayer, { id: node.id }), 'unclip']);
   else if (node.type === 'IMAGE') items.push(...clipPanelItems());
   // Panels never clip: a panel is what art is clipped to.

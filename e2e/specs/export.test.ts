@@ -393,6 +393,13 @@ describe('exporting a comic page', () => {
     // For a one-ink press: the same page in black and white screentone dots that keep the grey's value.
     await page.getByTestId('export-crop-marks').uncheck();
     await page.getByTestId('export-tone').selectOption('screentone');
+    // The screentone option is a sentence: its select must still end inside the dialog.
+    const inside = await page.evaluate(() => {
+      const dialog = document.querySelector('.export-dialog')!.getBoundingClientRect();
+      const select = document.querySelector('[data-testid=export-tone]')!.getBoundingClientRect();
+      return select.right <= dialog.right;
+    });
+    expect(inside).toBe(true);
     await page.getByTestId('export-lpi').fill('5');
     await page.getByTestId('export-start').click();
     await expect(page.getByTestId('export-error').innerText()).resolves.toContain('Lines per inch');

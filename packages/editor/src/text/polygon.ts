@@ -1,4 +1,8 @@
 import { signedArea, type Point } from '@koma/domain';
+import { distanceToSegment, pointInPolygon } from '../kinds/geometry.ts';
+
+// The outline helpers below and the text modules share the kinds' point tests rather than a copy of them.
+export { distanceToSegment, pointInPolygon };
 
 /** The polygon in clockwise order on screen (the order every outline of this module uses). */
 export function clockwise(points: readonly Point[]): Point[] {
@@ -25,26 +29,6 @@ export function centroid(points: readonly Point[]): Point {
     cy += (a.y + b.y) * cross;
   }
   return { x: cx / (6 * area), y: cy / (6 * area) };
-}
-
-/** Even-odd point-in-polygon test. */
-export function pointInPolygon(p: Point, polygon: readonly Point[]): boolean {
-  let inside = false;
-  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-    const a = polygon[i]!;
-    const b = polygon[j]!;
-    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
-  }
-  return inside;
-}
-
-/** Distance from p to the segment ab. */
-export function distanceToSegment(p: Point, a: Point, b: Point): number {
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2));
-  return Math.hypot(p.x - (a.x + dx * t), p.y - (a.y + dy * t));
 }
 
 /** Distance from p to the closed polygon's boundary. */

@@ -7,30 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
-import { blur, newComic, toScreen } from '../support/editor-page.ts';
+import { blur, newComic, textLayers as texts, toScreen, type PageLayer } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
 const suite = useServerAndBrowser();
 
-type Layer = {
-  id: string;
-  type: string;
-  transform: { x: number; y: number; size: { width: number; height: number } };
-  data: any;
-};
-
-async function texts(page: Page): Promise<Layer[]> {
-  return page.evaluate(() => {
-    const s = (window as any).__koma;
-    const doc = s.editor.doc;
-    return doc.layers[s.activeRoot()].children
-      .map((id: string) => doc.layers[id])
-      .filter((l: any) => l.type === 'TEXT');
-  });
-}
-
 /** A bubble made with the Text tool at a page point, holding `text`. */
-async function bubbleAt(page: Page, x: number, y: number, text: string): Promise<Layer> {
+async function bubbleAt(page: Page, x: number, y: number, text: string): Promise<PageLayer> {
   const before = (await texts(page)).length;
   await page.keyboard.press('6');
   const at = await toScreen(page, x, y);
@@ -60,7 +43,7 @@ async function exportPng(page: Page): Promise<{ width: number; height: number; d
   return { width: info.width, height: info.height, data };
 }
 
-const centre = (l: Layer) => ({
+const centre = (l: PageLayer) => ({
   x: l.transform.x + l.transform.size.width / 2,
   y: l.transform.y + l.transform.size.height / 2,
 });

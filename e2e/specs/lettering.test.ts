@@ -5,24 +5,10 @@ import type { Page } from 'playwright-core';
 import { LAYOUT_PRESETS } from '@koma/domain';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { pageLayers as layers } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
 const suite = useServerAndBrowser();
-
-type Layer = {
-  id: string;
-  type: string;
-  transform: { x: number; y: number; size: { width: number; height: number } };
-  data: any;
-};
-
-async function layers(page: Page): Promise<Layer[]> {
-  return page.evaluate(() => {
-    const s = (window as any).__koma;
-    const doc = s.editor.doc;
-    return doc.layers[s.activeRoot()].children.map((id: string) => doc.layers[id]);
-  });
-}
 
 async function toScreen(page: Page, x: number, y: number) {
   const box = (await page.getByTestId('canvas').boundingBox())!;

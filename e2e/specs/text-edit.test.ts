@@ -6,26 +6,10 @@ import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { newComic, toScreen } from '../support/editor-page.ts';
 import { realErrors } from '../support/flows.ts';
+import { textLayers as texts, type PageLayer } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
 const suite = useServerAndBrowser();
-
-type Layer = {
-  id: string;
-  type: string;
-  transform: { x: number; y: number; size: { width: number; height: number } };
-  data: any;
-};
-
-async function texts(page: Page): Promise<Layer[]> {
-  return page.evaluate(() => {
-    const s = (window as any).__koma;
-    const doc = s.editor.doc;
-    return doc.layers[s.activeRoot()].children
-      .map((id: string) => doc.layers[id])
-      .filter((l: Layer) => l.type === 'TEXT');
-  });
-}
 
 const undo = (page: Page) => page.evaluate(() => (window as any).__koma.editor.undo());
 
@@ -45,7 +29,7 @@ async function editorState(page: Page) {
   });
 }
 
-async function centreOf(page: Page, layer: Layer) {
+async function centreOf(page: Page, layer: PageLayer) {
   const t = layer.transform;
   return toScreen(page, t.x + t.size.width / 2, t.y + t.size.height / 2);
 }

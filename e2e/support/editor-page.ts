@@ -41,3 +41,25 @@ export async function newComic(page: Page, label: string): Promise<string> {
   await page.waitForSelector('[data-testid=canvas] canvas');
   return email;
 }
+
+/** A layer of the open page as the specs read it (data left loose: each spec reads its own kind's fields). */
+export type PageLayer = {
+  id: string;
+  type: string;
+  transform: { x: number; y: number; size: { width: number; height: number } };
+  data: any;
+};
+
+/** The open page's top-level layers, in stacking order. */
+export async function pageLayers(page: Page): Promise<PageLayer[]> {
+  return page.evaluate(() => {
+    const s = (window as any).__koma;
+    const doc = s.editor.doc;
+    return doc.layers[s.activeRoot()].children.map((id: string) => doc.layers[id]);
+  });
+}
+
+/** The open page's text layers, in stacking order. */
+export async function textLayers(page: Page): Promise<PageLayer[]> {
+  return (await pageLayers(page)).filter((l) => l.type === 'TEXT');
+}

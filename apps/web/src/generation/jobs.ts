@@ -157,6 +157,12 @@ export function imagesOf(output: unknown): OutputImage[] {
   return images.filter((i): i is OutputImage => typeof (i as { id?: unknown })?.id === 'string');
 }
 
+/** The stored picture of a single-image output `{ id }` (upscale, background), or null. */
+export function imageIdOf(output: unknown): string | null {
+  const id = (output as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : null;
+}
+
 /** The clip of an image-to-video output `{ video: { id, mime }, engine, note? }`, or null. */
 export function videoOf(output: unknown): { id: string; mime: string; engine: string; note: string | null } | null {
   const record = output as { video?: { id?: unknown; mime?: unknown }; engine?: unknown; note?: unknown } | null;

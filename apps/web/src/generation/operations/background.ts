@@ -1,7 +1,7 @@
 // Background removal: the shown variation's picture is swapped for the cut-out.
 import { swapVariationImage } from '@koma/editor';
 import type { EditorSession } from '../../editor/session.ts';
-import type { JobOp } from '../jobs.ts';
+import { imageIdOf, type JobOp } from '../jobs.ts';
 import { estimateMs } from '../processing.ts';
 import { busy, currentImage, type OperationContext } from './context.ts';
 import type { WebOperation } from './types.ts';
@@ -19,8 +19,8 @@ export function landBackground(
   output: unknown,
   landed: (id: string) => boolean,
 ): void {
-  const id = (output as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string') throw new Error('The background removal returned no image');
+  const id = imageIdOf(output);
+  if (id === null) throw new Error('The background removal returned no image');
   if (landed(id)) return;
   session.editor.execute(swapVariationImage, { id: job.layerId, imageId: id });
 }

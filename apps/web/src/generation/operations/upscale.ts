@@ -2,7 +2,7 @@
 import { UPSCALE_FACTOR } from '@koma/domain';
 import { addVariations } from '@koma/editor';
 import type { EditorSession } from '../../editor/session.ts';
-import type { JobOp } from '../jobs.ts';
+import { imageIdOf, type JobOp } from '../jobs.ts';
 import { estimateMs } from '../processing.ts';
 import { busy, currentImage, type OperationContext } from './context.ts';
 import type { WebOperation } from './types.ts';
@@ -20,8 +20,8 @@ export function landUpscale(
   output: unknown,
   landed: (id: string) => boolean,
 ): void {
-  const id = (output as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string') throw new Error('The upscale returned no image');
+  const id = imageIdOf(output);
+  if (id === null) throw new Error('The upscale returned no image');
   if (landed(id)) return;
   session.editor.execute(addVariations, { id: job.layerId, imageIds: [id] });
 }

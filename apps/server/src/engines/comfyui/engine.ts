@@ -12,12 +12,11 @@ import type {
   ModelRef,
 } from '../types.ts';
 import { EngineError, sleep, throwIfAborted, toEngineError } from '../errors.ts';
-import { featheredMask, imageSize, outpaintCanvas, toPng } from '../masks.ts';
+import { toPng } from '../masks.ts';
 import { ComfyClient } from './client.ts';
 import type { ComfyAuth } from './client.ts';
 import { COMFY_FLUX_TYPES, COMFY_SDXL_TYPES, DEFAULT_COMFY_FILES } from './files.ts';
 import type { ComfyModelFiles } from './files.ts';
-import type { ComfyGraph } from './graph.ts';
 import type { ComfyHistoryEntry } from './protocol.ts';
 import { comboOptions } from './capabilities.ts';
 import { proposeMapping } from './propose.ts';
@@ -26,17 +25,10 @@ import { resolveGraph } from './resolve.ts';
 import { ServerStates, wantedFiles } from './server-state.ts';
 import type { ComfyServerReport, ServerState } from './server-state.ts';
 import { versionProblem } from './version.ts';
+import { planTask } from './plan.ts';
+import type { Plan } from './plan.ts';
 import { executionErrorCode, PromptTracker } from './tracker.ts';
 import type { TrackerOptions } from './tracker.ts';
-import {
-  brushWorkflow,
-  img2imgWorkflow,
-  inpaintWorkflow,
-  kontextEditWorkflow,
-  regionalWorkflow,
-  txt2imgWorkflow,
-  upscaleWorkflow,
-} from './workflows.ts';
 import type { UploadedInputs, WorkflowOptions } from './workflows.ts';
 
 export interface ComfyServerOption {
@@ -68,15 +60,6 @@ export interface ComfyUiEngineOptions {
 }
 
 export type { ComfyServerReport } from './server-state.ts';
-
-/** A task reduced to the images to upload and a graph builder that takes their stored names. */
-interface Plan {
-  uploads: { role: 'image' | 'mask' | 'ipAdapter' | `control${number}` | `brush${number}`; bytes: Buffer }[];
-  build(uploaded: UploadedInputs, opts: WorkflowOptions): ComfyGraph;
-  model: string;
-  /** Seed reported with every output (a ComfyUI batch shares one seed). */
-  seed: number;
-}
 
 /** Self-hosted GPUs through the ComfyUI API: one prompt per job, sent to the least busy server. */
 export class ComfyUiEngine implements Engine {
@@ -223,7 +206,7 @@ export class ComfyUiEngine implements Engine {
     if (!this.supports(task)) {
       throw new EngineError('validation', `ComfyUI is not set up to run this ${task.kind} task`);
     }
-    const plan = await this.plan(task);
+    const plan = await planTask(task, this.files);
     const client = await this.pickServer(signal);
     this.inFlight.set(client, (this.inFlight.get(client) ?? 0) + 1);
     try {
@@ -233,83 +216,6 @@ export class ComfyUiEngine implements Engine {
       return { images, metadata: { engine: 'comfyui', model: plan.model, ...(note ? { note } : {}) } };
     } finally {
       this.inFlight.set(client, (this.inFlight.get(client) ?? 1) - 1);
-    }
-  }
-
-  private async plan(task: EngineTask): Promise<Plan> {
-    const extras = (p: DiffusionParams): Plan['uploads'] => [
-      ...(p.ipAdapter ? [{ role: 'ipAdapter' as const, bytes: p.ipAdapter.image }] : []),
-      ...(p.controlnets ?? []).map((cn, i) => ({ role: `control${i}` as const, bytes: cn.image })),
-    ];
-    switch (task.kind) {
-      case 'txt2img':
-        return {
-          uploads: extras(task),
-          build: (u, o) => txt2imgWorkflow(task, u, o),
-          model: task.model.id,
-          seed: task.seed,
-        };
-      case 'img2img':
-        return {
-          uploads: [{ role: 'image', bytes: task.image }, ...extras(task)],
-          build: (u, o) => img2imgWorkflow(task, u, o),
-          model: task.model.id,
-          seed: task.seed,
-        };
-      case 'inpaint':
-      case 'face_enhance': {
-        const { width, height } = await imageSize(task.image, 'input image');
-        const mask = await featheredMask(task.mask, width, height, task.maskBlur);
-        return {
-          uploads: [{ role: 'image', bytes: task.image }, { role: 'mask', bytes: mask }, ...extras(task)],
-          build: (u, o) => inpaintWorkflow(task, u, o),
-          model: task.model.id,
-          seed: task.seed,
-        };
-      }
-      case 'outpaint': {
-        const canvas = await outpaintCanvas(task.image, task.padding, task.blur);
-        return {
-          uploads: [{ role: 'image', bytes: canvas.image }, { role: 'mask', bytes: canvas.mask }, ...extras(task)],
-          build: (u, o) => inpaintWorkflow({ ...task, strength: 1 }, u, o),
-          model: task.model.id,
-          seed: task.seed,
-        };
-      }
-      case 'regional':
-        return {
-          uploads: extras(task),
-          build: (u, o) => regionalWorkflow(task, u, o),
-          model: task.model.id,
-          seed: task.seed,
-        };
-      case 'smd': {
-        const masks = await Promise.all(
-          task.brushes.map((brush) => featheredMask(brush.mask, task.width, task.height, 0)),
-        );
-        return {
-          uploads: [...masks.map((bytes, i) => ({ role: `brush${i}` as const, bytes })), ...extras(task)],
-          build: (u, o) => brushWorkflow(task, u, o),
-          model: task.model.id,
-          seed: task.seed,
-        };
-      }
-      case 'upscale':
-        return {
-          uploads: [{ role: 'image', bytes: task.image }],
-          build: (u, o) => upscaleWorkflow(task.scale, u, o),
-          model: this.files.upscaleModel,
-          seed: 0,
-        };
-      case 'edit':
-        return {
-          uploads: [{ role: 'image', bytes: task.image }],
-          build: (u, o) => kontextEditWorkflow(task, u, o),
-          model: task.model,
-          seed: task.seed,
-        };
-      case 'video':
-        throw new EngineError('validation', 'ComfyUI video workflows are not configured');
     }
   }
 

@@ -4,6 +4,7 @@
 import { PDFDocument, ReadingDirection, rgb, type PDFFont } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
 import { drawTextRuns, type PdfTextRun } from './pdf-text.ts';
+import { tagSubsetFonts } from './subset-tag.ts';
 import type { ReadingOrder } from '@koma/domain';
 
 /** Points per inch in PDF user space. */
@@ -93,6 +94,7 @@ export async function buildChapterPdf(pages: readonly PdfPage[], options: PdfOpt
     }
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
   }
+  await tagSubsetFonts(pdf, embedded.values());
   return pdf.save();
 }
 

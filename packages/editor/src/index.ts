@@ -10,6 +10,7 @@ export * from './interaction/hit.ts';
 export * from './interaction/controller.ts';
 export * from './interaction/shortcuts.ts';
 export * from './interaction/snap.ts';
+export * from './interaction/rotate.ts';
 export * from './autosave/autosave.ts';
 export * from './text/index.ts';
 export * from './export/index.ts';

@@ -62,7 +62,7 @@ export class TestDriver {
     return this;
   }
 
-  move(x: number, y: number, opts: { pressure?: number; alt?: boolean } = {}): this {
+  move(x: number, y: number, opts: { pressure?: number; alt?: boolean; shift?: boolean } = {}): this {
     this.controller.pointerMove({ screen: { x, y }, button: 0, ...opts });
     return this;
   }

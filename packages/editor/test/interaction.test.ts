@@ -1,5 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Autosave, addImage, addPose, addText, clipLayer, setLocked, tailTip, type LayerNode } from '../src/index.ts';
+import {
+  Autosave,
+  addImage,
+  addPose,
+  addText,
+  clipLayer,
+  onRotateHandle,
+  rotateHandle,
+  setLocked,
+  tailTip,
+  type LayerNode,
+} from '../src/index.ts';
 import { TestDriver } from './driver.ts';
 import { ok, panelIds } from './support.ts';
 
@@ -325,5 +336,54 @@ describe('autosave', () => {
     await failing.saveNow();
     expect(failing.status).toBe('error');
     expect(d.editor.dirty).toBe(true);
+  });
+});
+
+describe('rotate handle', () => {
+  it('turns an image about its centre by the swept angle, as one undo step', () => {
+    const d = new TestDriver('INFINITE');
+    const id = withImage(d, 100, 100, 200, 100);
+    d.click(150, 150);
+    // The handle stands 28 screen px above the top edge's midpoint: (200, 72); the centre is (200, 150).
+    expect(rotateHandle(d.editor.doc.layers[id]!, 1).handle).toEqual({ x: 200, y: 72 });
+    const before = d.editor.historySize.undo;
+    d.down(200, 72).move(260, 150).move(278, 150);
+    expect(d.ui.state.interaction).toBe('ROTATE_LAYER');
+    d.up(278, 150);
+    const node = d.editor.doc.layers[id]!;
+    expect(node.rotation).toBeCloseTo(90, 6);
+    expect(node.transform).toEqual(box(100, 100, 200, 100));
+    expect(d.editor.historySize.undo).toBe(before + 1);
+    d.editor.undo();
+    expect(d.editor.doc.layers[id]!.rotation ?? 0).toBe(0);
+  });
+
+  it('lands on 15° steps while Shift is held, and follows the turned handle', () => {
+    const d = new TestDriver('INFINITE');
+    const id = withImage(d, 100, 100, 200, 100);
+    d.click(150, 150);
+    // 20° clockwise from straight up about (200, 150): Shift rounds it to 15°.
+    const a = (20 * Math.PI) / 180;
+    d.down(200, 72)
+      .move(200 + Math.sin(a) * 78, 150 - Math.cos(a) * 78, { shift: true })
+      .up(200 + Math.sin(a) * 78, 150 - Math.cos(a) * 78);
+    expect(d.editor.doc.layers[id]!.rotation).toBe(15);
+    const { handle } = rotateHandle(d.editor.doc.layers[id]!, 1);
+    expect(handle.x).toBeCloseTo(200 + Math.sin(Math.PI / 12) * 78, 6);
+    expect(onRotateHandle(d.editor.doc.layers[id]!, handle, 1)).toBe(true);
+    // Without Shift it keeps the exact angle.
+    d.down(handle.x, handle.y).move(200 + 78, 150).up(200 + 78, 150);
+    expect(d.editor.doc.layers[id]!.rotation).toBeCloseTo(90, 6);
+  });
+
+  it('is not offered on a panel or a locked layer', () => {
+    const d = new TestDriver('INFINITE');
+    const id = withImage(d, 100, 100, 200, 100);
+    d.editor.execute(setLocked, { ids: [id], locked: true });
+    expect(onRotateHandle(d.editor.doc.layers[id]!, { x: 200, y: 72 }, 1)).toBe(false);
+    const p = new TestDriver('COMIC');
+    const panel = panelIds(p.editor.doc, p.root)[0]!;
+    const node = p.editor.doc.layers[panel]!;
+    expect(onRotateHandle(node, rotateHandle(node, 1).handle, 1)).toBe(false);
   });
 });

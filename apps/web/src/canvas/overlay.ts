@@ -1,6 +1,17 @@
 import Konva from 'konva';
 import { HANDLE_HIT_MARGIN, VERTEX_HIT_RADIUS } from '@koma/domain';
-import { panelsUnder, tailTip, type DocState, type UiState } from '@koma/editor';
+import {
+  canRotate,
+  panelsUnder,
+  placedCorners,
+  placementOf,
+  rotateHandle,
+  rotationCentre,
+  tailTip,
+  type DocState,
+  type LayerNode,
+  type UiState,
+} from '@koma/editor';
 
 const ACCENT = '#2563eb';
 const GUIDE = '#e11d48';
@@ -11,17 +22,17 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
   for (const id of ui.selection) {
     const node = doc.layers[id];
     if (!node) continue;
-    const t = node.transform;
+    // The outline follows the layer as turned and flipped, where hit-testing and the corner handles take it.
+    const corners = placedCorners(placementOf(node));
     layer.add(
-      new Konva.Rect({
-        x: t.x,
-        y: t.y,
-        width: t.size.width,
-        height: t.size.height,
+      new Konva.Line({
+        points: corners.flatMap((c) => [c.x, c.y]),
+        closed: true,
         stroke: node.locked ? '#9ca3af' : ACCENT,
         strokeWidth: 2 * px,
         dash: node.locked ? [6 * px, 4 * px] : undefined,
         listening: false,
+        name: 'selection-outline',
       }),
     );
     const tip = ui.selection.length === 1 && node.type === 'TEXT' && !node.locked ? tailTip(node, doc) : null;
@@ -40,16 +51,11 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
     }
     if (ui.selection.length === 1 && !node.locked && ui.tool === 'MOVE') {
       const s = HANDLE_HIT_MARGIN * px;
-      for (const [x, y] of [
-        [t.x, t.y],
-        [t.x + t.size.width, t.y],
-        [t.x + t.size.width, t.y + t.size.height],
-        [t.x, t.y + t.size.height],
-      ] as const) {
+      for (const c of corners) {
         layer.add(
           new Konva.Rect({
-            x: x - s / 2,
-            y: y - s / 2,
+            x: c.x - s / 2,
+            y: c.y - s / 2,
             width: s,
             height: s,
             fill: '#fff',
@@ -59,6 +65,7 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
           }),
         );
       }
+      if (canRotate(node)) drawRotateHandle(layer, node, zoom, ui.interaction === 'ROTATE_LAYER');
     }
   }
   if (ui.snapGuides) {
@@ -165,4 +172,46 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
       }),
     );
   }
+}
+
+/** The rotate handle: a stem off the top edge and a round knob; while turning, the angle beside the pivot. */
+function drawRotateHandle(layer: Konva.Layer, node: LayerNode, zoom: number, turning: boolean): void {
+  const px = 1 / zoom;
+  const { handle, stem } = rotateHandle(node, zoom);
+  layer.add(
+    new Konva.Line({
+      points: [stem.x, stem.y, handle.x, handle.y],
+      stroke: ACCENT,
+      strokeWidth: 1.5 * px,
+      listening: false,
+    }),
+  );
+  layer.add(
+    new Konva.Circle({
+      x: handle.x,
+      y: handle.y,
+      radius: 7 * px,
+      fill: turning ? ACCENT : '#fff',
+      stroke: ACCENT,
+      strokeWidth: 2 * px,
+      listening: false,
+      name: 'rotate-handle',
+    }),
+  );
+  if (!turning) return;
+  const c = rotationCentre(node);
+  const degrees = Math.round((node.rotation ?? 0) * 10) / 10;
+  layer.add(new Konva.Circle({ x: c.x, y: c.y, radius: 3 * px, fill: ACCENT, listening: false }));
+  const label = new Konva.Label({ x: handle.x + 14 * px, y: handle.y - 14 * px, listening: false });
+  label.add(new Konva.Tag({ fill: 'rgba(17, 24, 39, 0.85)', cornerRadius: 4 * px }));
+  label.add(
+    new Konva.Text({
+      text: `${degrees}°`,
+      fontSize: 13 * px,
+      padding: 5 * px,
+      fill: '#fff',
+      name: 'rotate-angle',
+    }),
+  );
+  layer.add(label);
 }

@@ -4,8 +4,8 @@ import { BLEND_MODES, type BlendMode } from '@koma/domain';
 import { CommandError, defineCommand } from './command.ts';
 import { getLayer } from './helpers.ts';
 import type { LayerNode } from '../store/state.ts';
+import { TURNING_KINDS } from '../kinds/placement.ts';
 
-const TURNING = new Set(['IMAGE', 'TEXT', 'POSE']);
 
 function drawable(doc: Parameters<typeof getLayer>[0], ids: readonly string[]): LayerNode[] {
   if (ids.length === 0) throw new CommandError('Select a layer first');
@@ -19,7 +19,7 @@ function drawable(doc: Parameters<typeof getLayer>[0], ids: readonly string[]): 
 
 function turning(doc: Parameters<typeof getLayer>[0], ids: readonly string[]): LayerNode[] {
   return drawable(doc, ids).map((node) => {
-    if (!TURNING.has(node.type)) throw new CommandError('Only images, text and poses can be rotated or flipped');
+    if (!TURNING_KINDS.has(node.type)) throw new CommandError('Only images, text and poses can be rotated or flipped');
     return node;
   });
 }

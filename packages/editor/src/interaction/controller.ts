@@ -3,6 +3,8 @@ import type { Editor } from '../editor.ts';
 import type { UiStore, InteractionState } from '../ui/ui-state.ts';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { moveLayers, resizeLayer } from '../commands/transform.ts';
+import { rotateLayers } from '../commands/appearance.ts';
+import { draggedRotation, onRotateHandle, rotationCentre } from './rotate.ts';
 import { kindForTool, kindOf, registeredKinds } from '../kinds/lookup.ts';
 import { boxOf, cornerAt, hitLayer, layersInRect } from './hit.ts';
 import {
@@ -151,6 +153,7 @@ export class InteractionController {
       const node = this.doc.layers[selection[0]!];
       const grabbed = node && !node.locked ? kindOf(node).grab?.(this.tools, node, p) : null;
       if (grabbed) return grabbed;
+      if (node && onRotateHandle(node, p, zoom)) return this.rotateDrag(node, p);
       const corner = node && !node.locked ? cornerAt(node, p, zoom) : null;
       if (node && corner) {
         const keepAspect = kindOf(node).keepAspect || !!e.shift;
@@ -197,6 +200,20 @@ export class InteractionController {
       return { ids, dx, dy };
     });
     return withGuidesCleared(drag, ui);
+  }
+
+  /**
+   * Turns a layer about its centre by the angle the pointer sweeps (Shift, pressed at any moment of the drag: 15°
+   * steps); one undo entry when the pointer goes up.
+   */
+  private rotateDrag(node: LayerNode, from: Point): Drag {
+    const id = node.id;
+    const start = node.rotation ?? 0;
+    const centre = rotationCentre(node);
+    return gestureDrag('ROTATE_LAYER', this.host.editor.beginGesture(rotateLayers), (q, ev) => ({
+      ids: [id],
+      to: draggedRotation(start, centre, from, q, !!ev.shift),
+    }));
   }
 
   /** Painting is refused while the layer is processing, or onto a layer clipped to a picture (merge it first). */

@@ -24,7 +24,7 @@ export interface Placement {
 }
 
 /** Layer kinds that turn and flip (issue 17); the others keep their box upright. */
-const TURNS: ReadonlySet<string> = new Set(['IMAGE', 'TEXT', 'POSE']);
+export const TURNING_KINDS: ReadonlySet<string> = new Set(['IMAGE', 'TEXT', 'POSE']);
 
 /**
  * The placement of a layer: its box at its position, turned by `rotation` degrees clockwise about the box centre and
@@ -33,7 +33,7 @@ const TURNS: ReadonlySet<string> = new Set(['IMAGE', 'TEXT', 'POSE']);
 export function placementOf(node: LayerNode): Placement {
   const t = node.transform;
   const appearance = { opacity: node.opacity ?? 1, blendMode: node.blendMode ?? 'normal' };
-  const turns = TURNS.has(node.type);
+  const turns = TURNING_KINDS.has(node.type);
   const rotation = turns ? (node.rotation ?? 0) : 0;
   const fx = turns && node.flipX ? -1 : 1;
   const fy = turns && node.flipY ? -1 : 1;

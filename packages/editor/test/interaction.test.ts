@@ -372,7 +372,9 @@ describe('rotate handle', () => {
     expect(handle.x).toBeCloseTo(200 + Math.sin(Math.PI / 12) * 78, 6);
     expect(onRotateHandle(d.editor.doc.layers[id]!, handle, 1)).toBe(true);
     // Without Shift it keeps the exact angle.
-    d.down(handle.x, handle.y).move(200 + 78, 150).up(200 + 78, 150);
+    d.down(handle.x, handle.y)
+      .move(200 + 78, 150)
+      .up(200 + 78, 150);
     expect(d.editor.doc.layers[id]!.rotation).toBeCloseTo(90, 6);
   });
 

@@ -6,7 +6,6 @@ import { getLayer } from './helpers.ts';
 import type { LayerNode } from '../store/state.ts';
 import { TURNING_KINDS } from '../kinds/placement.ts';
 
-
 function drawable(doc: Parameters<typeof getLayer>[0], ids: readonly string[]): LayerNode[] {
   if (ids.length === 0) throw new CommandError('Select a layer first');
   return ids.map((id) => {

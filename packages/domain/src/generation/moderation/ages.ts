@@ -159,6 +159,11 @@ for (const w of KNOWN) if (!BY_SQUEEZE.has(squeeze(w))) BY_SQUEEZE.set(squeeze(w
  * and a word with a letter repeated read as the age word it stretches ("twelveee").
  */
 function ageToken(raw: string, canon: string): string {
+  const first = raw.charCodeAt(0);
+  // Nearly every token is a word that starts with a letter and repeats none: it is read as spelled.
+  if (first < 48 || first > 57) {
+    return hasDouble(canon) && !KNOWN.has(canon) ? (BY_SQUEEZE.get(squeeze(canon)) ?? canon) : canon;
+  }
   if (DIGITS.test(raw)) return AGE_LEADS.has(canon) ? canon : raw;
   const lead = /^\d+/.exec(raw)?.[0];
   if (lead) {
@@ -263,6 +268,12 @@ function ageAt(raw: readonly string[], i: number): AgeAt | null {
   return null;
 }
 
+/** Every unit GLUED_UNIT reads ends in d, o or r: one character test spares the regular expression most words. */
+function mayEndInUnit(t: string): boolean {
+  const last = t.charCodeAt(t.length - 1);
+  return (last === 100 || last === 111 || last === 114) && GLUED_UNIT.test(t);
+}
+
 /** Ages in one token stream, with positions in the original prompt. */
 function agesIn(tokens: Tokens, found: AgeMention[]): void {
   const { start, end } = tokens;
@@ -271,7 +282,7 @@ function agesIn(tokens: Tokens, found: AgeMention[]): void {
     const t = raw[i]!;
     // Nearly every token is an ordinary word: one character test and one set look-up rule it out.
     const first = t.charCodeAt(0);
-    if ((first < 48 || first > 57) && !STARTERS.has(t) && !GLUED_UNIT.test(t)) continue;
+    if ((first < 48 || first > 57) && !STARTERS.has(t) && !mayEndInUnit(t)) continue;
     const hit = ageAt(raw, i);
     if (!hit) continue;
     if (!found.some((f) => f.start === start[i] && f.age === hit[0])) {

@@ -43,29 +43,56 @@ function isJapanese(code: number): boolean {
   );
 }
 
-function foldChar(ch: string): string {
-  const code = ch.charCodeAt(0);
+function foldCode(code: number): string {
   // Hiragana ぁ..ゖ to katakana ァ..ヶ.
   if (code >= 0x3041 && code <= 0x3096) return String.fromCharCode(code + 0x60);
+  const ch = String.fromCharCode(code);
   return KANJI_AS_KANA[ch] ?? ch;
 }
 
-/** The Japanese text of a normalised prompt, folded, with the index in `text` of every character kept. */
-function japaneseText(text: string, folding = true): { folded: string; at: number[] } {
+const HAS_JAPANESE = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+const BREAK_CODES = new Set([...PHRASE_BREAKS].map((c) => c.charCodeAt(0)));
+
+/**
+ * The Japanese text of a normalised prompt, folded and as written, with the index in `text` of every character kept
+ * (the same for both: folding maps one character to one).
+ */
+interface JapaneseText {
+  readonly folded: string;
+  readonly plain: string;
+  readonly at: readonly number[];
+}
+
+function japaneseText(text: string): JapaneseText {
   let folded = '';
+  let plain = '';
   const at: number[] = [];
   for (let i = 0; i < text.length; i++) {
-    const ch = text.charAt(i);
-    const code = ch.charCodeAt(0);
+    const code = text.charCodeAt(i);
     if (isJapanese(code) || (code >= 48 && code <= 57)) {
-      folded += folding ? foldChar(ch) : ch;
+      folded += foldCode(code);
+      plain += text.charAt(i);
       at.push(i);
-    } else if (PHRASE_BREAKS.has(ch) && folded.length > 0 && !folded.endsWith(BOUNDARY)) {
+    } else if (BREAK_CODES.has(code) && folded.length > 0 && !folded.endsWith(BOUNDARY)) {
       folded += BOUNDARY;
+      plain += BOUNDARY;
       at.push(i);
     }
   }
-  return { folded, at };
+  return { folded, plain, at };
+}
+
+// Matching and age reading both read the Japanese text of the same normalised prompt, one after the other.
+let lastNormalized: Normalized | null = null;
+let lastText: JapaneseText | null = null;
+
+/** The Japanese text of a normalised prompt; null when it has none. */
+function japaneseOf(n: Normalized): JapaneseText | null {
+  if (n !== lastNormalized) {
+    lastNormalized = n;
+    lastText = HAS_JAPANESE.test(n.text) ? japaneseText(n.text) : null;
+  }
+  return lastText;
 }
 
 function fold(term: string): string {
@@ -90,8 +117,6 @@ for (const [label, terms] of Object.entries(JAPANESE_TERMS) as [JapaneseLabel, r
 }
 for (const list of BY_FIRST.values()) list.sort((a, b) => b.key.length - a.key.length);
 
-const HAS_JAPANESE = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
-
 function original(n: Normalized, start: number, end: number): { start: number; end: number } {
   return n.from && n.to ? { start: n.from[start]!, end: n.to[end - 1]! } : { start, end };
 }
@@ -101,8 +126,9 @@ function original(n: Normalized, start: number, end: number): { start: number; e
  * (女子小学生 holds 小学生, 裸足 holds 裸), which is also how benign words shield what they contain.
  */
 export function japaneseMatches(n: Normalized): JapaneseMatch[] {
-  if (!HAS_JAPANESE.test(n.text)) return [];
-  const { folded, at } = japaneseText(n.text);
+  const japanese = japaneseOf(n);
+  if (!japanese) return [];
+  const { folded, at } = japanese;
   const found: { s: number; e: number; entry: Entry }[] = [];
   for (let p = 0; p < folded.length; p++) {
     const list = BY_FIRST.get(folded.charAt(p));
@@ -170,9 +196,10 @@ const SCHOOL_YEARS: Readonly<Record<string, number>> = { 小: 6, 中: 3, 高: 3 
 
 /** Ages stated in Japanese. */
 export function japaneseAges(n: Normalized): AgeMention[] {
-  if (!HAS_JAPANESE.test(n.text)) return [];
+  const japanese = japaneseOf(n);
+  if (!japanese) return [];
   // Read on the Japanese text without separators ("十･二歳"), unfolded (一 is a digit here, not ー).
-  const { folded: text, at } = japaneseText(n.text, false);
+  const { plain: text, at } = japanese;
   const out: AgeMention[] = [];
   const push = (age: number, index: number, length: number) =>
     out.push({ age, ...original(n, at[index]!, at[index + length - 1]! + 1) });

@@ -35,7 +35,6 @@ for (const [c, target] of Object.entries(CONFUSABLE_PAIRS)) CONFUSABLE.set(c, ta
 const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{Cf}]$/u;
 const MARK = /\p{M}/gu;
 const KANA_VOICING = /[\u3099\u309a]/;
-const NON_ASCII = /[\u0080-\u{10ffff}]/u;
 
 /** What one code point of the original becomes; cached, since prompts reuse few distinct characters. */
 const folded = new Map<number, string>();
@@ -66,40 +65,51 @@ function foldCodePoint(cp: number): string {
   return out;
 }
 
+/** Index of the first non-ASCII code unit of `s` at or after `i` (`s.length` when there is none). */
+function asciiEnd(s: string, i: number): number {
+  while (i < s.length && s.charCodeAt(i) < 128) i++;
+  return i;
+}
+
 /** Folds a prompt for matching (see the module comment). ASCII prompts only need lower-casing. */
 export function normalizePrompt(prompt: string): Normalized {
-  if (!NON_ASCII.test(prompt)) return { text: prompt.toLowerCase(), from: null, to: null };
+  let i = asciiEnd(prompt, 0);
+  if (i === prompt.length) return { text: prompt.toLowerCase(), from: null, to: null };
   let text = '';
   const from: number[] = [];
   const to: number[] = [];
-  for (let i = 0; i < prompt.length;) {
-    const cp = prompt.codePointAt(i)!;
-    if (cp < 128) {
-      // Most characters of most prompts: lower-cased in place.
-      text += cp >= 65 && cp <= 90 ? String.fromCharCode(cp + 32) : prompt.charAt(i);
-      from.push(i);
-      to.push(i + 1);
-      i++;
-      continue;
-    }
-    const width = cp > 0xffff ? 2 : 1;
-    const out = foldCodePoint(cp);
-    if (out.length > 0 && KANA_VOICING.test(out.charAt(0)) && text.length > 0) {
-      // A separate voicing mark (half-width ﾞ/ﾟ or a combining one) joins the kana before it: ｶﾞ → ガ.
-      const joined = (text.charAt(text.length - 1) + out).normalize('NFC');
-      if (joined.length === 1) {
-        text = text.slice(0, -1) + joined;
-        to[to.length - 1] = i + width;
-        i += width;
-        continue;
+  let run = 0;
+  for (;;) {
+    // Most characters of most prompts are ASCII: each run is lower-cased in one piece and maps one to one.
+    if (i > run) {
+      text += prompt.slice(run, i).toLowerCase();
+      for (let k = run; k < i; k++) {
+        from.push(k);
+        to.push(k + 1);
       }
     }
-    for (let k = 0; k < out.length; k++) {
-      from.push(i);
-      to.push(i + width);
+    if (i >= prompt.length) break;
+    const cp = prompt.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const out = foldCodePoint(cp);
+    let joined = '';
+    if (out.length > 0 && text.length > 0 && KANA_VOICING.test(out.charAt(0))) {
+      // A separate voicing mark (half-width ﾞ/ﾟ or a combining one) joins the kana before it: ｶﾞ → ガ.
+      joined = (text.charAt(text.length - 1) + out).normalize('NFC');
     }
-    text += out;
+    if (joined.length === 1) {
+      text = text.slice(0, -1) + joined;
+      to[to.length - 1] = i + width;
+    } else {
+      for (let k = 0; k < out.length; k++) {
+        from.push(i);
+        to.push(i + width);
+      }
+      text += out;
+    }
     i += width;
+    run = i;
+    i = asciiEnd(prompt, i);
   }
   return { text, from, to };
 }

@@ -37,7 +37,6 @@ CLASS['|'.charCodeAt(0)] = INNER;
 
 /** Raw spelling of the signs (they read as the letter they stand for). */
 const RAW_SIGN: Readonly<Record<string, string>> = { '@': 'a', $: 's', '!': 'i', '|': 'i' };
-const HAS_SIGN = /[@$!|]/;
 
 const CANON_CHAR: string[] = [];
 for (const [from, to] of Object.entries({
@@ -59,6 +58,13 @@ for (const [from, to] of Object.entries({
   CANON_CHAR[from.charCodeAt(0)] = to;
 }
 const FOLDED = /[l0-9z!|$@]/;
+
+// What a character of a token asks of its spelling, so the scan knows without a regular expression per token.
+const FOLDS = 1;
+const SIGN = 2;
+const SPELLING = new Uint8Array(128);
+for (const c of 'l0123456789z!|$@') SPELLING[c.charCodeAt(0)] = FOLDS;
+for (const c of '@$!|') SPELLING[c.charCodeAt(0)] = FOLDS | SIGN;
 
 /** The canonical spelling of a lower-case token (see the module comment). */
 export function canonOf(token: string): string {
@@ -92,6 +98,7 @@ export function tokenizeNormalized(n: Normalized): Tokens {
   const breakBefore: boolean[] = [];
   const joinBefore: boolean[] = [];
   let tokenStart = -1;
+  let spelling = 0;
   let sawBreak = false;
   let gapStart = 0;
   const len = text.length;
@@ -109,13 +116,15 @@ export function tokenizeNormalized(n: Normalized): Tokens {
         tokenStart = i;
         const gap = i - gapStart;
         joinBefore.push(raw.length > 0 && gap === 1 && JOINER.has(text.charCodeAt(i - 1)));
+        spelling = 0;
       }
+      spelling |= SPELLING[c]!;
       continue;
     }
     if (tokenStart >= 0) {
       let token = text.slice(tokenStart, i);
-      const spelled = canonOf(token);
-      if (HAS_SIGN.test(token)) token = token.replace(/[@$!|]/g, (s) => RAW_SIGN[s]!);
+      const spelled = spelling & FOLDS ? canonOf(token) : token;
+      if (spelling & SIGN) token = token.replace(/[@$!|]/g, (s) => RAW_SIGN[s]!);
       raw.push(token);
       canon.push(spelled);
       start.push(from ? from[tokenStart]! : tokenStart);

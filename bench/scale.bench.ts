@@ -8,6 +8,7 @@
  * the processes share a local image folder instead of a bucket.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createWorkspaceData } from '@koma/domain';
@@ -17,14 +18,27 @@ import { startNode, type NodeProcess } from '../apps/server/test/support/process
 import { productionTree } from '../apps/server/test/support/production.ts';
 import { HttpUser } from '../apps/server/test/support/http-user.ts';
 import { printTable, summarize } from './stats.ts';
+import { closeLeanAgent, leanRequest } from './lean-http.ts';
+import { commandCpuMs, pidCpuMs, selfCpuMs } from './proc-cpu.ts';
 
 const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONCURRENCY = 32;
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 5000);
 const JOBS = 60;
+const CORES = os.availableParallelism();
+
+/** CPU ms per request, by who spent it. */
+interface CpuShare {
+  api: number;
+  postgres: number;
+  redis: number;
+  generator: number;
+}
 
 interface Result {
+  getCpu: CpuShare;
+  saveCpu: CpuShare;
   getRps: number;
   getP99: number;
   saveRps: number;
@@ -33,7 +47,17 @@ interface Result {
   errors: number;
 }
 
-async function phase(run: (loop: number) => Promise<boolean>): Promise<{ rps: number; p99: number; errors: number }> {
+async function phase(
+  apiPids: readonly number[],
+  run: (loop: number) => Promise<boolean>,
+): Promise<{ rps: number; p99: number; errors: number; cpu: CpuShare }> {
+  const reading = () => ({
+    api: apiPids.reduce((sum, pid) => sum + pidCpuMs(pid), 0),
+    postgres: commandCpuMs('postgres'),
+    redis: commandCpuMs('redis-server'),
+    generator: selfCpuMs(),
+  });
+  const before = reading();
   const latencies: number[] = [];
   let errors = 0;
   const end = Date.now() + PHASE_MS;
@@ -48,7 +72,14 @@ async function phase(run: (loop: number) => Promise<boolean>): Promise<{ rps: nu
       }
     }),
   );
-  return { rps: latencies.length / ((Date.now() - started) / 1000), p99: summarize(latencies).p99, errors };
+  const after = reading();
+  const per = (key: keyof CpuShare) => (after[key] - before[key]) / latencies.length;
+  return {
+    rps: latencies.length / ((Date.now() - started) / 1000),
+    p99: summarize(latencies).p99,
+    errors,
+    cpu: { api: per('api'), postgres: per('postgres'), redis: per('redis'), generator: per('generator') },
+  };
 }
 
 async function measure(apiCount: number): Promise<Result> {
@@ -117,20 +148,19 @@ async function measure(apiCount: number): Promise<Result> {
     );
 
     let turn = 0;
-    const get = await phase(async (loop) => {
+    const apiPids = apis.map((p) => p.child.pid ?? 0);
+    const get = await phase(apiPids, async (loop) => {
       const u = users[loop]!;
-      const reply = await u.user.call('GET', `/api/workspace/${u.workspace}`, undefined, base(loop + turn++));
+      const reply = await leanRequest(base(loop + turn++), 'GET', `/api/workspace/${u.workspace}`, u.user.cookie);
       return reply.status === 200;
     });
-    const save = await phase(async (loop) => {
+    // The document is serialised once; only the revision changes between autosaves.
+    const dataJson = JSON.stringify(data);
+    const save = await phase(apiPids, async (loop) => {
       const u = users[loop]!;
-      const reply = await u.user.call<{ revision: number }>(
-        'PUT',
-        `/api/workspace/${u.workspace}`,
-        { data, revision: u.revision },
-        base(turn++),
-      );
-      if (reply.status === 200) u.revision = reply.body.revision;
+      const body = Buffer.from(`{"revision":${u.revision},"data":${dataJson}}`);
+      const reply = await leanRequest(base(turn++), 'PUT', `/api/workspace/${u.workspace}`, u.user.cookie, body);
+      if (reply.status === 200) u.revision = (JSON.parse(reply.body.toString('utf8')) as { revision: number }).revision;
       return reply.status === 200;
     });
     const jobsStarted = Date.now();
@@ -152,6 +182,8 @@ async function measure(apiCount: number): Promise<Result> {
     );
     const jobsPerS = JOBS / ((Date.now() - jobsStarted) / 1000);
     return {
+      getCpu: get.cpu,
+      saveCpu: save.cpu,
       getRps: get.rps,
       getP99: get.p99,
       saveRps: save.rps,
@@ -160,6 +192,7 @@ async function measure(apiCount: number): Promise<Result> {
       errors: get.errors + save.errors + jobErrors,
     };
   } finally {
+    closeLeanAgent();
     await Promise.all(processes.map((p) => p.stop(5000)));
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`koma-bench-${id}*`);
@@ -196,5 +229,23 @@ printTable(`Scale-out (${CONCURRENCY} concurrent clients, ${PHASE_MS} ms per pha
     'jobs/s': two.jobsPerS / one.jobsPerS,
     errors: '',
   },
+]);
+const cpuRow = (name: string, cpu: CpuShare) => {
+  const total = cpu.api + cpu.postgres + cpu.redis + cpu.generator;
+  return {
+    phase: name,
+    'API ms/req': cpu.api,
+    'PostgreSQL ms/req': cpu.postgres,
+    'Redis ms/req': cpu.redis,
+    'load generator ms/req': cpu.generator,
+    // Requests per ms: one API process is held to one core; every process shares the machine's cores.
+    'ceiling 2/1 on this machine': Math.min(2 / cpu.api, CORES / total) / Math.min(1 / cpu.api, CORES / total),
+  };
+};
+printTable(`Where the cores went, CPU ms per request (${CORES} cores; ceiling = best possible 2/1 ratio here)`, [
+  cpuRow('GET, 1 API', one.getCpu),
+  cpuRow('GET, 2 API', two.getCpu),
+  cpuRow('autosave, 1 API', one.saveCpu),
+  cpuRow('autosave, 2 API', two.saveCpu),
 ]);
 console.log(`\nTarget: GET ratio >= 1.6 on 2 cores (the load generator shares those cores); errors must be 0.`);

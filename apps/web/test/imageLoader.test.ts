@@ -5,6 +5,7 @@ import {
   downloadFromUrl,
   downloadWithRetry,
   loadImageById,
+  loadImageBytesById,
   localImageUrl,
   readBodyWithProgress,
 } from '../src/api/imageLoader.ts';
@@ -115,6 +116,41 @@ describe('readBodyWithProgress', () => {
     const bytes = await readBodyWithProgress(response, (_loaded, total) => progress.push(total));
     expect(bytes.length).toBe(10);
     expect(progress.every((t) => t === null)).toBe(true);
+  });
+});
+
+describe('loadImageBytesById', () => {
+  it('resolves with the downloaded bytes and their type, no data URL', async () => {
+    const fetch = vi.fn<FetchLike>((input) =>
+      Promise.resolve(
+        input.startsWith('/api/image')
+          ? new Response(JSON.stringify({ url: '/files/abc.png' }), { status: 200 })
+          : bytesResponse(PNG_BYTES),
+      ),
+    );
+    const result = await loadImageBytesById('abc', undefined, deps(fetch));
+    expect([...(result?.bytes ?? [])]).toEqual([...PNG_BYTES]);
+    expect(result?.contentType).toBe('image/png');
+  });
+
+  it('asks /api/image once per id when given a map of resolved URLs', async () => {
+    const fetch = vi.fn<FetchLike>((input) =>
+      Promise.resolve(
+        input.startsWith('/api/image')
+          ? new Response(JSON.stringify({ url: '/files/abc.png' }), { status: 200 })
+          : bytesResponse(PNG_BYTES),
+      ),
+    );
+    const urls = new Map<string, string>();
+    await loadImageBytesById('abc', undefined, deps(fetch), urls);
+    await loadImageBytesById('abc', undefined, deps(fetch), urls);
+    expect(fetch.mock.calls.map((c) => c[0])).toEqual(['/api/image?id=abc', '/files/abc.png', '/files/abc.png']);
+  });
+
+  it('logs "Failed to load image" and yields null when the id is unknown', async () => {
+    const d = deps(() => Promise.resolve(new Response('{"error":"not_found"}', { status: 404 })));
+    await expect(loadImageBytesById('missing', undefined, d)).resolves.toBeNull();
+    expect(d.log).toHaveBeenCalledWith('Failed to load image', expect.any(Error));
   });
 });
 

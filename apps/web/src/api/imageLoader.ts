@@ -166,6 +166,28 @@ async function resolveImageUrl(id: string, d: ImageLoaderDeps): Promise<string> 
 }
 
 /**
+ * Downloads a stored image by id as its bytes (the canvas decodes them straight into a bitmap, without the base64
+ * round trip of a data URL). Any failure is logged as "Failed to load image" and yields null.
+ */
+export async function loadImageBytesById(
+  id: string,
+  onProgress?: ProgressCallback,
+  deps?: Partial<ImageLoaderDeps>,
+  /** Ids already resolved to their URL (an image's URL never changes), filled as ids are resolved. */
+  urls?: Map<string, string>,
+): Promise<DownloadedImage | null> {
+  const d = resolveDeps(deps);
+  try {
+    const url = urls?.get(id) ?? (await resolveImageUrl(id, d));
+    urls?.set(id, url);
+    return await downloadWithRetry(url, onProgress, d);
+  } catch (error) {
+    d.log('Failed to load image', error);
+    return null;
+  }
+}
+
+/**
  * Loads a stored image by id as a data URL (bytes → base64). Any failure is logged as "Failed to load image"
  * and yields '' so a caller can drop just that variation.
  */
@@ -174,12 +196,6 @@ export async function loadImageById(
   onProgress?: ProgressCallback,
   deps?: Partial<ImageLoaderDeps>,
 ): Promise<string> {
-  const d = resolveDeps(deps);
-  try {
-    const url = await resolveImageUrl(id, d);
-    return toDataUrl(await downloadWithRetry(url, onProgress, d));
-  } catch (error) {
-    d.log('Failed to load image', error);
-    return '';
-  }
+  const image = await loadImageBytesById(id, onProgress, deps);
+  return image ? toDataUrl(image) : '';
 }

@@ -21,6 +21,7 @@ export {
   downloadFromUrl,
   downloadWithRetry,
   loadImageById,
+  loadImageBytesById,
   localImageUrl,
   readBodyWithProgress,
   toDataUrl,

@@ -1,4 +1,10 @@
-import { ImageCache, imageCacheBudget, loadImageById } from '../api/index.ts';
+import { ImageCache, imageCacheBudget, loadImageBytesById, type DownloadedImage } from '../api/index.ts';
+
+/**
+ * A decoded picture. An ImageBitmap, not an <img>: createImageBitmap decodes off the main thread and the bitmap
+ * stays decoded, where an <img> may drop its pixels and decode again, on the main thread, when a canvas draws it.
+ */
+export type DecodedImage = ImageBitmap;
 
 type Entry = { status: 'loading' } | { status: 'failed' };
 
@@ -33,23 +39,25 @@ export interface ImageStoreStats {
  * open page and its neighbours, an export the page it is drawing) so the budget never takes an image from under it.
  */
 export class ImageStore {
-  private readonly cache: ImageCache<HTMLImageElement>;
+  private readonly cache: ImageCache<DecodedImage>;
   private readonly mips: ImageCache<HTMLCanvasElement>;
   private readonly pending = new Map<string, Entry>();
   /**
    * Images decoded but refused by the cache (no room beside the pinned ones): handed to the next `get` once, so a
    * request for an unpinned image is answered instead of reloading it forever.
    */
-  private readonly handoff = new Map<string, HTMLImageElement>();
+  private readonly handoff = new Map<string, DecodedImage>();
   private readonly listeners = new Set<(id: string) => void>();
+  /** Image URLs by id: an evicted image coming back is downloaded again (from the HTTP cache) without asking for it. */
+  private readonly urls = new Map<string, string>();
 
   constructor(budgetBytes = defaultBudget()) {
-    this.cache = new ImageCache<HTMLImageElement>(budgetBytes);
+    this.cache = new ImageCache<DecodedImage>(budgetBytes);
     this.mips = new ImageCache<HTMLCanvasElement>(budgetBytes / 4);
   }
 
   /** The image if it is ready; otherwise starts loading it and returns null. */
-  get(id: string): HTMLImageElement | null {
+  get(id: string): DecodedImage | null {
     const cached = this.cache.get(id);
     if (cached) return cached;
     const handed = this.handoff.get(id);
@@ -100,7 +108,7 @@ export class ImageStore {
   getScaled(id: string, side: number): CanvasImageSource | null {
     const image = this.get(id);
     if (!image) return null;
-    const longest = Math.max(image.naturalWidth, image.naturalHeight);
+    const longest = Math.max(image.width, image.height);
     const level = Math.max(64, 2 ** Math.ceil(Math.log2(Math.max(1, side))));
     if (level >= longest) return image;
     const key = `${id}@${level}`;
@@ -108,8 +116,8 @@ export class ImageStore {
     if (!scaled) {
       const ratio = level / longest;
       const canvas = document.createElement('canvas');
-      canvas.width = Math.max(1, Math.round(image.naturalWidth * ratio));
-      canvas.height = Math.max(1, Math.round(image.naturalHeight * ratio));
+      canvas.width = Math.max(1, Math.round(image.width * ratio));
+      canvas.height = Math.max(1, Math.round(image.height * ratio));
       const context = canvas.getContext('2d');
       if (!context) return image;
       context.imageSmoothingQuality = 'high';
@@ -136,18 +144,15 @@ export class ImageStore {
 
   private async load(id: string): Promise<void> {
     this.pending.set(id, { status: 'loading' });
-    const url = await loadImageById(id);
-    if (!url) {
+    const downloaded = await loadImageBytesById(id, undefined, undefined, this.urls);
+    if (!downloaded) {
       this.pending.set(id, { status: 'failed' });
       for (const l of this.listeners) l(id);
       return;
     }
-    const image = new Image();
-    image.decoding = 'async';
-    image.src = url;
     try {
-      await image.decode();
-      if (!this.cache.set(id, image, ImageCache.rgbaBytes(image.naturalWidth, image.naturalHeight))) {
+      const image = await decodeImage(downloaded);
+      if (!this.cache.set(id, image, ImageCache.rgbaBytes(image.width, image.height))) {
         this.handoff.set(id, image);
         // Only the latest few: an image nobody asks for again must not live outside the budget for good.
         const oldest = this.handoff.keys().next().value;
@@ -159,6 +164,24 @@ export class ImageStore {
       this.pending.set(id, { status: 'failed' });
     }
     for (const l of this.listeners) l(id);
+  }
+}
+
+/**
+ * Bytes to a bitmap, decoded off the main thread. SVG (the bundled demo pictures) cannot be decoded from a blob by
+ * createImageBitmap: it goes through an <img> first.
+ */
+async function decodeImage({ bytes, contentType }: DownloadedImage): Promise<DecodedImage> {
+  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType });
+  if (!contentType.includes('svg')) return createImageBitmap(blob);
+  const url = URL.createObjectURL(blob);
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    return await createImageBitmap(image);
+  } finally {
+    URL.revokeObjectURL(url);
   }
 }
 

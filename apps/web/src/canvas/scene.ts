@@ -75,9 +75,14 @@ export class SceneRenderer {
     this.unsubscribe.push(
       this.images.onLoad((id) => {
         this.prefetchNeighbours();
+        let drawn = false;
         for (const entry of this.entries.values()) {
-          if (adapterOf(entry.layer).imageIds?.(entry.layer).includes(id)) this.rebuild(entry);
+          if (!adapterOf(entry.layer).imageIds?.(entry.layer).includes(id)) continue;
+          this.rebuild(entry);
+          drawn = true;
         }
+        // A neighbour's prefetched image changes nothing on screen: no redraw for it.
+        if (!drawn) return;
         // An arriving image changes pixels without changing the document: the cached page must be redrawn.
         this.cachedFor = null;
         this.sync(true);

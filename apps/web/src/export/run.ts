@@ -220,7 +220,7 @@ function placedResolutions(
       width: layer.transform.size.width * plan.scaleX,
       height: layer.transform.size.height * plan.scaleY,
     };
-    const source = { width: image.naturalWidth, height: image.naturalHeight };
+    const source = { width: image.width, height: image.height };
     out.push({ page, name: node.name, dpi: effectiveDpi(source, printed, dpi) });
   }
   return out;

@@ -11,6 +11,7 @@ export * from './interaction/controller.ts';
 export * from './interaction/shortcuts.ts';
 export * from './interaction/snap.ts';
 export * from './interaction/rotate.ts';
+export * from './interaction/split-preview.ts';
 export * from './autosave/autosave.ts';
 export * from './text/index.ts';
 export * from './export/index.ts';

@@ -8,6 +8,8 @@ import {
   onRotateHandle,
   rotateHandle,
   setLocked,
+  setPageGutter,
+  splitPreviewAt,
   tailTip,
   type LayerNode,
 } from '../src/index.ts';
@@ -387,5 +389,42 @@ describe('rotate handle', () => {
     const panel = panelIds(p.editor.doc, p.root)[0]!;
     const node = p.editor.doc.layers[panel]!;
     expect(onRotateHandle(node, rotateHandle(node, 1).handle, 1)).toBe(false);
+  });
+});
+
+describe('split preview', () => {
+  it('shows exactly the edges the click then makes, the page gutter apart; Shift turns it down', () => {
+    const d = new TestDriver('COMIC');
+    const uuid = d.editor.doc.pages[0]!.uuid;
+    ok(d.editor.execute(setPageGutter, { uuid, gutter: { horizontal: 40, vertical: 24 } }));
+    const first = panelIds(d.editor.doc, d.root)[0]!;
+    d.tool('PANEL');
+    const across = splitPreviewAt(d.editor.doc, d.root, { x: 700, y: 900 }, false, 1)!;
+    expect(across.panelId).toBe(first);
+    expect(across.edges[1][0].y - across.edges[0][0].y).toBeCloseTo(24, 9);
+    const down = splitPreviewAt(d.editor.doc, d.root, { x: 700, y: 900 }, true, 1)!;
+    expect(down.direction).toBe('vertical');
+    expect(down.edges[1][0].x - down.edges[0][0].x).toBeCloseTo(40, 9);
+    // Shift held from the keyboard alone flips what the hover would do.
+    d.key('Shift');
+    expect(d.ui.state.shiftHeld).toBe(true);
+    d.keyUp('Shift');
+    expect(d.ui.state.shiftHeld).toBe(false);
+    d.click(700, 900, { shift: true });
+    const [a, b] = d.ui.state.selection as [string, string];
+    const left = d.editor.doc.layers[a] as LayerNode<'PANEL'>;
+    const right = d.editor.doc.layers[b] as LayerNode<'PANEL'>;
+    expect([left.data.vertices[1], left.data.vertices[2]]).toEqual(down.edges[0]);
+    expect([right.data.vertices[0], right.data.vertices[3]]).toEqual(down.edges[1]);
+  });
+
+  it('shows nothing where a click would not split: off the panels, on a vertex, too near an edge', () => {
+    const d = new TestDriver('COMIC');
+    const panel = d.editor.doc.layers[panelIds(d.editor.doc, d.root)[0]!] as LayerNode<'PANEL'>;
+    const v = panel.data.vertices[0]!;
+    expect(splitPreviewAt(d.editor.doc, d.root, { x: 5, y: 5 }, false, 1)).toBeNull();
+    expect(splitPreviewAt(d.editor.doc, d.root, { x: v.x + 2, y: v.y + 2 }, false, 1)).toBeNull();
+    // 25 px under the top edge: the top part would keep less than 20 px once half the gutter is taken.
+    expect(splitPreviewAt(d.editor.doc, d.root, { x: v.x + 300, y: v.y + 25 }, false, 1)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { THUMBNAIL_SIZE_COMIC, THUMBNAIL_SIZE_INFINITE, THUMBNAIL_WEBP_QUALITY } from '@koma/domain';
 import type { TextData } from '@koma/domain';
-import { layoutText, pan, tailTip } from '@koma/editor';
+import { layoutText, pan, splitPreviewAt, tailTip } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { useUi } from '../editor/hooks.ts';
 import { useT } from '../i18n/index.ts';
@@ -110,6 +110,13 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
   }, [session]);
 
   const tool = useUi(session, (s) => s.tool);
+  // The split hint shows while the Panel tool's preview would: over a panel a click would cut.
+  const splitHint = useUi(session, (s) =>
+    s.tool === 'PANEL' && s.interaction === 'NONE' && s.pointer
+      ? (splitPreviewAt(session.editor.doc, session.activeRoot(), s.pointer, s.shiftHeld, session.view().zoom)
+          ?.direction ?? null)
+      : null,
+  );
   const panArmed = useUi(session, (s) => s.panArmed);
   const cursor = panArmed ? 'grab' : tool === 'MOVE' ? 'default' : tool === 'TEXT' ? 'text' : 'crosshair';
   return (
@@ -123,6 +130,11 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
       tabIndex={0}
     >
       <TextEditor session={session} />
+      {splitHint && (
+        <div className="canvas-hint" data-testid="split-hint" role="status">
+          {t(`editor.splitHint.${splitHint}`)}
+        </div>
+      )}
     </div>
   );
 }

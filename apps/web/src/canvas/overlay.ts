@@ -7,6 +7,8 @@ import {
   placementOf,
   rotateHandle,
   rotationCentre,
+  splitPreviewAt,
+  type SplitPreview,
   tailTip,
   type DocState,
   type LayerNode,
@@ -106,6 +108,10 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
         listening: false,
       }),
     );
+  }
+  if (ui.tool === 'PANEL' && ui.interaction === 'NONE' && ui.pointer) {
+    const preview = splitPreviewAt(doc, rootId, ui.pointer, ui.shiftHeld, zoom);
+    if (preview) drawSplitPreview(layer, preview, zoom);
   }
   if (ui.tool === 'PANEL') {
     for (const panel of panelsUnder(doc, rootId)) {
@@ -214,4 +220,34 @@ function drawRotateHandle(layer: Konva.Layer, node: LayerNode, zoom: number, tur
     }),
   );
   layer.add(label);
+}
+
+/**
+ * Where a click would split the panel: the gutter it would leave, tinted, between the two new edges, drawn dashed
+ * (the frame is stroked on those edges once the split is made).
+ */
+function drawSplitPreview(layer: Konva.Layer, preview: SplitPreview, zoom: number): void {
+  const px = 1 / zoom;
+  const [[a0, a1], [b0, b1]] = preview.edges;
+  layer.add(
+    new Konva.Line({
+      points: [a0.x, a0.y, a1.x, a1.y, b1.x, b1.y, b0.x, b0.y],
+      closed: true,
+      fill: 'rgba(37, 99, 235, 0.18)',
+      listening: false,
+      name: 'split-preview-gutter',
+    }),
+  );
+  for (const [from, to] of preview.edges) {
+    layer.add(
+      new Konva.Line({
+        points: [from.x, from.y, to.x, to.y],
+        stroke: ACCENT,
+        strokeWidth: 2 * px,
+        dash: [8 * px, 5 * px],
+        listening: false,
+        name: 'split-preview',
+      }),
+    );
+  }
 }

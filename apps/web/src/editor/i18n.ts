@@ -188,6 +188,10 @@ const en = {
     },
     leaveWarning: 'You have unsaved changes.',
     canvasLabel: 'Canvas',
+    splitHint: {
+      horizontal: 'Click to split across · hold Shift to split down',
+      vertical: 'Click to split down · release Shift to split across',
+    },
     menu: { front: 'Bring to front', back: 'Send to back' },
   },
 };
@@ -374,6 +378,10 @@ const ja: typeof en = {
     },
     leaveWarning: '保存されていない変更があります。',
     canvasLabel: 'キャンバス',
+    splitHint: {
+      horizontal: 'クリックで横に分割 · Shift を押すと縦に分割',
+      vertical: 'クリックで縦に分割 · Shift を離すと横に分割',
+    },
     menu: { front: '最前面へ', back: '最背面へ' },
   },
 };

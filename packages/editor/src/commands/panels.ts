@@ -14,6 +14,7 @@ import {
   type LaidOutPanel,
   type ReadingOrder,
   type SplitDirection,
+  type SplitResult,
   type VertexMove,
 } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
@@ -28,6 +29,24 @@ export function gutterOf(doc: DocState, rootId: string, fallback: number): Gutte
 }
 
 /**
+ * Where a split of a panel at `at` (0..1 across it) leaves its two parts, the page's gutter apart: what the split
+ * command applies and what the Panel tool previews under the pointer. Throws (naming why) when it cannot split.
+ */
+export function splitGeometry(
+  doc: DocState,
+  id: string,
+  direction: SplitDirection,
+  at: number,
+  cloneId = 'split-preview',
+): SplitResult {
+  const rootId = rootOf(doc, id);
+  const shapes = shapesUnder(doc, rootId);
+  const gutter = gutterOf(doc, rootId, PANEL_SPLIT_GAP);
+  const gap = direction === 'horizontal' ? gutter.vertical : gutter.horizontal;
+  return splitShape(shapes.get(id)!, cloneId, direction, at, shapes, gap);
+}
+
+/**
  * Splits a panel in two, the parts a gutter apart (the page's, else the spec's 15 px): a horizontal cut leaves the
  * vertical gutter between the tiers, a vertical cut the horizontal one. Returns the new panel's id.
  */
@@ -37,11 +56,8 @@ export const splitPanel = defineCommand(
     const panel = getLayerOf(doc, args.id, 'PANEL');
     if (panel.locked) throw new CommandError('Layer is locked');
     const rootId = rootOf(doc, args.id);
-    const shapes = shapesUnder(doc, rootId);
     const cloneId = ctx.ids();
-    const gutter = gutterOf(doc, rootId, PANEL_SPLIT_GAP);
-    const gap = args.direction === 'horizontal' ? gutter.vertical : gutter.horizontal;
-    const result = splitShape(shapes.get(args.id)!, cloneId, args.direction, args.at, shapes, gap);
+    const result = splitGeometry(doc, args.id, args.direction, args.at, cloneId);
     const clone: LayerNode<'PANEL'> = {
       ...plainCopy(panel),
       id: cloneId,

@@ -259,7 +259,8 @@ export class InteractionController {
 
   pointerMove(e: CanvasPointer): void {
     const p = this.toCanvas(e.screen);
-    this.host.ui.update({ pointer: p });
+    const shift = !!e.shift;
+    this.host.ui.update(shift === this.host.ui.state.shiftHeld ? { pointer: p } : { pointer: p, shiftHeld: shift });
     if (this.active && e.pressure !== undefined) this.pressures.push(e.pressure);
     this.active?.move(p, e);
   }

@@ -35,6 +35,11 @@ export interface ShortcutActions {
 
 /** Applies the shortcut table of editor.md §2; returns true when the key was used. */
 export function handleKeyDown(input: KeyInput, host: InteractionHost, actions: ShortcutActions): boolean {
+  // Shift alone changes what the Panel tool's click would do; its preview follows at once, without a pointer move.
+  if (input.key === 'Shift') {
+    if (!host.ui.state.shiftHeld) host.ui.update({ shiftHeld: true });
+    return false;
+  }
   if (input.inTextInput) return false;
   const { editor, ui } = host;
   const mod = !!(input.ctrl || input.meta);
@@ -137,7 +142,8 @@ export function handleKeyDown(input: KeyInput, host: InteractionHost, actions: S
   }
 }
 
-/** Space released: panning is disarmed. */
+/** Space released: panning is disarmed; Shift released: a split goes back to across. */
 export function handleKeyUp(input: KeyInput, host: InteractionHost): void {
   if (input.key === ' ') host.ui.update({ panArmed: false });
+  if (input.key === 'Shift' && host.ui.state.shiftHeld) host.ui.update({ shiftHeld: false });
 }

@@ -115,3 +115,17 @@ export function panelInvariants(doc: DocState, node: LayerNode<'PANEL'>): string
   if (onPage && !insideRect(node.data.vertices, doc.comicConfiguration)) problems.push(`${id}: panel leaves the page`);
   return problems;
 }
+
+/**
+ * What a Panel-tool click at `p` splits: across at the pointer's height, or (Shift) down at its x, as a fraction of
+ * the panel's box.
+ */
+export function splitArgsAt(
+  panel: LayerNode<'PANEL'>,
+  p: Point,
+  vertical: boolean,
+): { id: string; direction: 'horizontal' | 'vertical'; at: number } {
+  const t = panel.transform;
+  const at = vertical ? (p.x - t.x) / t.size.width : (p.y - t.y) / t.size.height;
+  return { id: panel.id, direction: vertical ? 'vertical' : 'horizontal', at };
+}

@@ -25,6 +25,7 @@ import {
   panelInvariants,
   placePanelBox,
   placePanelCopy,
+  splitArgsAt,
   translatePanel,
   vertexAt,
 } from './panel-geometry.ts';
@@ -70,15 +71,8 @@ function splitOnClick(host: ToolHost, panelId: string): Drag {
       const down = host.downScreen();
       const moved = down ? Math.hypot(e.screen.x - down.x, e.screen.y - down.y) : 0;
       const panel = host.doc.layers[panelId];
-      if (moved > CLICK_SLOP || !panel) return;
-      const t = panel.transform;
-      const vertical = !!e.shift;
-      const at = vertical ? (p.x - t.x) / t.size.width : (p.y - t.y) / t.size.height;
-      const result = host.editor.execute(splitPanel, {
-        id: panelId,
-        direction: vertical ? 'vertical' : 'horizontal',
-        at,
-      });
+      if (moved > CLICK_SLOP || panel?.type !== 'PANEL') return;
+      const result = host.editor.execute(splitPanel, splitArgsAt(panel, p, !!e.shift));
       if (result.ok) host.select([panelId, result.value]);
     },
     cancel() {},

@@ -58,6 +58,8 @@ export interface UiState {
   pointer: { x: number; y: number } | null;
   /** The lines a drag is snapped to right now (drawn as guides); null when it is not snapping. */
   snapGuides: { xs: number[]; ys: number[] } | null;
+  /** Shift is held: the Panel tool's split (and its preview) turns vertical. */
+  shiftHeld: boolean;
 }
 
 export function initialUiState(activePage = 0): UiState {
@@ -79,6 +81,7 @@ export function initialUiState(activePage = 0): UiState {
     message: null,
     pointer: null,
     snapGuides: null,
+    shiftHeld: false,
   };
 }
 

@@ -223,8 +223,9 @@ describe('moderation against evasion (adversarial corpus)', () => {
   });
 
   // Splitting words apart is the one family with known residual misses (docs/decisions/generation.md: words split
-  // across a space into several-letter parts, chains that run two words together); the rest must hold fully.
-  const MIN_RECALL: Readonly<Record<string, number>> = { separators: 0.98, mixed: 0.98 };
+  // across a space into several-letter parts, a word cut where the cut leaves a stray letter); the rest must hold
+  // fully.
+  const MIN_RECALL: Readonly<Record<string, number>> = { separators: 0.995, mixed: 0.98 };
 
   it.each(Object.keys(FAMILIES))('under %s refused prompts stay refused', (family) => {
     const o = outcomes.find((x) => x.family === family)!;

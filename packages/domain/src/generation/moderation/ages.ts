@@ -224,7 +224,7 @@ function ageAt(raw: readonly string[], i: number): AgeAt | null {
   if (GLUED_UNIT.test(t)) {
     // A number word written together with its unit ("seventeen-year-old" with every part joined).
     const unit = GLUED_UNIT.exec(t)![0];
-    const n = CARDINALS.get(t.slice(0, -unit.length));
+    const n = CARDINALS.get(withoutArticle(t.slice(0, -unit.length)));
     if (n !== undefined) return [n, i + 1];
   }
   if (t === 'iooks' || t === 'iooking') {
@@ -235,7 +235,7 @@ function ageAt(raw: readonly string[], i: number): AgeAt | null {
   }
   if (t === 'of') {
     // "a girl of twelve": only after a person noun, so "a set of twelve" and "ages of empires" are no ages.
-    const n = OF_NOUNS.has(raw[i - 1] ?? '') ? parseNumber(raw, i + 1, CARDINALS, DIGITS) : null;
+    const n = OF_NOUNS.has(withoutArticle(raw[i - 1] ?? '')) ? parseNumber(raw, i + 1, CARDINALS, DIGITS) : null;
     return n ? [n.value, n.next] : null;
   }
   if (AGE_LEADS.has(t)) {
@@ -266,6 +266,16 @@ function ageAt(raw: readonly string[], i: number): AgeAt | null {
   if (MONTH_WORDS.has(unit) && after === OLD) return [0, n.next + 2];
   if (unit === 'yearoid' || unit === 'yearsoid' || unit === 'yroid' || unit === 'yrsoid') return [n.value, n.next + 1];
   return null;
+}
+
+/**
+ * A word that letter spacing ran together with the article before it ("a g i r l", "a t h i r t e e n-year-old")
+ * read without it; other words as they are.
+ */
+function withoutArticle(word: string): string {
+  return word.length > 3 && word.charCodeAt(0) === 97 && !CARDINALS.has(word) && !OF_NOUNS.has(word)
+    ? word.slice(1)
+    : word;
 }
 
 /** Every unit GLUED_UNIT reads ends in d, o or r: one character test spares the regular expression most words. */
@@ -300,7 +310,13 @@ function agesIn(tokens: Tokens, found: AgeMention[]): void {
 export function agesOf(tokens: Tokens, joined: JoinedTokens | null, normalized: Normalized): AgeMention[] {
   const found: AgeMention[] = [];
   agesIn(tokens, found);
-  if (joined) agesIn(joined, found);
+  if (joined) {
+    agesIn(joined, found);
+    // The loose reading joins more ("y e a r-o l d"); a loose link needs a joining character beside it, so there is
+    // none without a strict one.
+    const loose = joinTokens(tokens, true);
+    if (loose && loose.raw.length < joined.raw.length) agesIn(loose, found);
+  }
   found.push(...japaneseAges(normalized));
   return found;
 }

@@ -1,4 +1,4 @@
-import { joinTokens, linked, tokenize, type Tokens } from './tokenize.ts';
+import { isLetter, joinTokens, linked, tokenize, type Tokens } from './tokenize.ts';
 
 /** A word-list match: the characters it covers in the prompt and every list the term belongs to. */
 export interface TermMatch<L extends string = string> {
@@ -181,7 +181,7 @@ export class TermMatcher<L extends string> {
     const out: TermMatch<L>[] = [];
     for (let i = 0; i < canon.length;) {
       let e = i + 1;
-      while (e < canon.length && linked(tokens, e)) e++;
+      while (e < canon.length && linked(tokens, e, true)) e++;
       if (e - i >= 2) out.push(...this.segment(tokens, i, e));
       i = e;
     }
@@ -193,6 +193,7 @@ export class TermMatcher<L extends string> {
     const parts = tokens.canon.slice(from, to);
     const k = parts.length;
     // best[p]: the most letters covered by terms in a division of parts 0..p-1 (-1: no division).
+    const runEnd = spelledRuns(tokens, from, to);
     const best = new Array<number>(k + 1).fill(-1);
     const back = new Array<{ from: number; node?: TrieNode<L> }>(k + 1);
     best[0] = 0;
@@ -209,6 +210,12 @@ export class TermMatcher<L extends string> {
           best[p + 1] = best[p]!;
           back[p + 1] = { from: p };
         }
+      }
+      // A word spelled out letter by letter with one separator throughout ("b/l/o/n/d/e") is a leftover as a whole.
+      const run = runEnd[p]!;
+      if (run > 0 && best[p]! > best[run]!) {
+        best[run] = best[p]!;
+        back[run] = { from: p };
       }
       let letters = 0;
       for (let q = p + 1; q <= k; q++) {
@@ -239,6 +246,48 @@ export class TermMatcher<L extends string> {
     }
     return found.reverse();
   }
+}
+
+const SPACE = 32;
+
+/**
+ * For each part of a chain (tokens from..to) that starts a spelled-out word, the chain index just past that word,
+ * else 0. A spelled-out word is a run of two or more one-letter parts with the same single character between each
+ * two ("b/l/o/n/d/e", "d r e s s"). A letter between two different characters belongs to the side whose character
+ * goes on past its neighbour (in "p r e-t*e*e*n" the dash stands once, so "pre" and "teen"); when both go on, to the
+ * side that is not a space, since words are set apart by spaces ("s·e·x·y p o s e", "t h r o u g h d/r/e/s/s").
+ */
+function spelledRuns(tokens: Tokens, from: number, to: number): number[] {
+  const { raw, gapBefore } = tokens;
+  const k = to - from;
+  const letter = (p: number) => p >= 0 && p < k && isLetter(raw[from + p]!);
+  // gap(p): the character between parts p - 1 and p when both are letters, else -1.
+  const gap = (p: number) => (letter(p - 1) && letter(p) ? gapBefore[from + p]! : -1);
+  /** Whether letter p takes its left gap, its right gap, or both into its word. */
+  const takesLeft = (p: number) => {
+    const left = gap(p);
+    const right = gap(p + 1);
+    if (left < 0) return false;
+    if (right < 0 || right === left) return true;
+    const leftGoesOn = gap(p - 1) === left;
+    const rightGoesOn = gap(p + 2) === right;
+    if (leftGoesOn !== rightGoesOn) return leftGoesOn;
+    return leftGoesOn ? right === SPACE : true;
+  };
+  const takesRight = (p: number) => {
+    const left = gap(p);
+    const right = gap(p + 1);
+    if (right < 0) return false;
+    return left < 0 || left === right || !takesLeft(p);
+  };
+  const runEnd = new Array<number>(k + 1).fill(0);
+  for (let p = 0; p < k;) {
+    let q = p + 1;
+    while (letter(p) && q < k && takesRight(q - 1) && takesLeft(q)) q++;
+    if (q - p >= 2) runEnd[p] = q;
+    p = q;
+  }
+  return runEnd;
 }
 
 /** Adds matches that cover a span no earlier match covers exactly, in order of position. */

@@ -1,7 +1,7 @@
 import { agesOf, type AgeMention } from './ages.ts';
 import { stripRepeatedly, type Analysed } from './strip.ts';
 import { GROUP_NAMES, analyse, has, isSexualLabel, isStrippedLabel, type ModerationMatch } from './terms.ts';
-import type { Tokens } from './tokenize.ts';
+import { linked, type Tokens } from './tokenize.ts';
 import type { TagGroup } from './words.data.ts';
 
 /** Why a prompt was rejected or changed. Only `nsfw_stripped` leaves the prompt allowed. */
@@ -39,6 +39,13 @@ const HAS_CONTENT = /[\p{L}\p{N}]/u;
 /** How many words may stand between a young adjective and its noun ("little blonde girl"). */
 const ADJECTIVE_WINDOW = 2;
 
+/** Words from token `from` up to token `to` (exclusive), a word spelled out in parts counting once. */
+function wordsBetween(tokens: Tokens, from: number, to: number): number {
+  let words = 0;
+  for (let t = from; t < to && words <= ADJECTIVE_WINDOW; t++) if (t === from || !linked(tokens, t)) words++;
+  return words;
+}
+
 /** Young adjectives followed within a short window, inside the same phrase, by a person noun. */
 function youngPairs(matches: readonly ModerationMatch[], tokens: Tokens): ModerationMatch[][] {
   const pairs: ModerationMatch[][] = [];
@@ -46,7 +53,7 @@ function youngPairs(matches: readonly ModerationMatch[], tokens: Tokens): Modera
     if (!has(adj, 'young_adjective') || adj.tokenEnd < 0) continue;
     for (const noun of matches.slice(i + 1)) {
       if (noun.tokenStart < 0) continue;
-      if (noun.tokenStart - adj.tokenEnd > ADJECTIVE_WINDOW) break;
+      if (wordsBetween(tokens, adj.tokenEnd, noun.tokenStart) > ADJECTIVE_WINDOW) break;
       let broken = false;
       for (let t = adj.tokenEnd; t <= noun.tokenStart; t++) broken ||= tokens.breakBefore[t] === true;
       if (broken) break;

@@ -20,6 +20,8 @@ export interface Tokens {
   readonly breakBefore: readonly boolean[];
   /** True when token i follows token i - 1 across exactly one joining character (`na-ked`, `y/o`, `na.ked`). */
   readonly joinBefore: readonly boolean[];
+  /** The character code between token i - 1 and token i when exactly one character stands there, else -1. */
+  readonly gapBefore: readonly number[];
 }
 
 // Character classes of lower-cased ASCII: separators, letters and digits, signs that are always letters, signs
@@ -97,6 +99,7 @@ export function tokenizeNormalized(n: Normalized): Tokens {
   const end: number[] = [];
   const breakBefore: boolean[] = [];
   const joinBefore: boolean[] = [];
+  const gapBefore: number[] = [];
   let tokenStart = -1;
   let spelling = 0;
   let sawBreak = false;
@@ -115,7 +118,9 @@ export function tokenizeNormalized(n: Normalized): Tokens {
       if (tokenStart < 0) {
         tokenStart = i;
         const gap = i - gapStart;
-        joinBefore.push(raw.length > 0 && gap === 1 && JOINER.has(text.charCodeAt(i - 1)));
+        const single = raw.length > 0 && gap === 1 ? text.charCodeAt(i - 1) : -1;
+        joinBefore.push(JOINER.has(single));
+        gapBefore.push(single);
         spelling = 0;
       }
       spelling |= SPELLING[c]!;
@@ -136,7 +141,7 @@ export function tokenizeNormalized(n: Normalized): Tokens {
     }
     if (i < len && PHRASE_BREAK.has(c)) sawBreak = true;
   }
-  return { raw, canon, start, end, breakBefore, joinBefore };
+  return { raw, canon, start, end, breakBefore, joinBefore, gapBefore };
 }
 
 /** Normalises and tokenises a prompt. */
@@ -157,45 +162,57 @@ export interface JoinedTokens extends Tokens {
 /**
  * True when token i continues the word of token i - 1: across one joining character ("na-ked"), or as one letter
  * after one letter in the same phrase ("n a k e d").
+ *
+ * Strictly (the default), letters across a space are not linked where either is already joined to its other side by
+ * a joining character ("o/l/d g.i.r.l" is two words). Loosely, two alphabetic letters across a space are linked
+ * unless both are ("p r e-t*e*e*n" and "y e a r-o l d" are one word spelled two ways); the loose reading runs
+ * words together ("g i r l a*g*e*d"), so it is only read where that does no harm: by the chain division of the
+ * matcher, which needs every part covered, and as a second reading for ages.
  */
-export function linked(t: Tokens, i: number): boolean {
+export function linked(t: Tokens, i: number, loose = false): boolean {
   if (i === 0) return false;
   if (t.joinBefore[i]) return true;
-  // Across a space only letter after letter ("n a k e d"; "nn a k" repeats one), and not where either letter is
-  // already joined to its other side by a joining character ("o/l/d g.i.r.l" is two words).
-  return (
-    isLetter(t.raw[i]!) &&
-    isLetter(t.raw[i - 1]!) &&
-    !t.breakBefore[i] &&
-    !t.joinBefore[i - 1] &&
-    t.joinBefore[i + 1] !== true
-  );
+  const raw = t.raw[i]!;
+  const before = t.raw[i - 1]!;
+  if (t.breakBefore[i] || !isLetter(raw) || !isLetter(before)) return false;
+  const joinedLeft = t.joinBefore[i - 1]!;
+  const joinedRight = t.joinBefore[i + 1] === true;
+  // Digits stay strict: "grad·e 4 student" and "6 m-o-n-t-h-s" keep their number apart.
+  if (loose && isAlpha(raw) && isAlpha(before)) return !(joinedLeft && joinedRight);
+  return !joinedLeft && !joinedRight;
 }
 
 /** One letter, possibly repeated ("l", "lll"). */
-function isLetter(raw: string): boolean {
+export function isLetter(raw: string): boolean {
   const c = raw.charAt(0);
   for (let k = 1; k < raw.length; k++) if (raw.charAt(k) !== c) return false;
   return raw.length > 0;
 }
 
-function hasLinks(t: Tokens): boolean {
-  for (let i = 1; i < t.raw.length; i++) if (linked(t, i)) return true;
+function isAlpha(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return c >= 97 && c <= 122;
+}
+
+function hasLinks(t: Tokens, loose: boolean): boolean {
+  for (let i = 1; i < t.raw.length; i++) if (linked(t, i, loose)) return true;
   return false;
 }
 
-export function joinTokens(t: Tokens): JoinedTokens | null {
-  if (!hasLinks(t)) return null;
+/** The tokens with every linked chain joined (see JoinedTokens and linked); null when nothing links. */
+export function joinTokens(t: Tokens, loose = false): JoinedTokens | null {
+  if (!hasLinks(t, loose)) return null;
   const raw: string[] = [];
   const canon: string[] = [];
   const start: number[] = [];
   const end: number[] = [];
   const breakBefore: boolean[] = [];
   const joinBefore: boolean[] = [];
+  const gapBefore: number[] = [];
   const origin: number[] = [];
   const originEnd: number[] = [];
   for (let i = 0; i < t.raw.length; i++) {
-    if (linked(t, i) && raw.length > 0) {
+    if (linked(t, i, loose) && raw.length > 0) {
       const k = raw.length - 1;
       raw[k] += t.raw[i]!;
       canon[k] += t.canon[i]!;
@@ -209,10 +226,11 @@ export function joinTokens(t: Tokens): JoinedTokens | null {
     end.push(t.end[i]!);
     breakBefore.push(t.breakBefore[i]!);
     joinBefore.push(false);
+    gapBefore.push(t.gapBefore[i]!);
     origin.push(i);
     originEnd.push(i + 1);
   }
-  return { raw, canon, start, end, breakBefore, joinBefore, origin, originEnd };
+  return { raw, canon, start, end, breakBefore, joinBefore, gapBefore, origin, originEnd };
 }
 
 /** The canonical token spelling of a word-list term, as the matcher compares it. */

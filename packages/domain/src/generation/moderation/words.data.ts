@@ -421,7 +421,7 @@ export const MINOR_SEXUAL_TERMS: readonly string[] = [
 ];
 
 /**
- * Ordinary phrases that contain a young noun without meaning a child ("kid gloves" are leather gloves, a "minor
+ * Ordinary phrases that contain a young noun or a slur without meaning one ("kid gloves" are leather gloves, a "minor
  * key" is music). Matched like any term, longest first, so the young noun inside them is not read.
  */
 export const BENIGN_PHRASES: readonly string[] = [
@@ -439,4 +439,6 @@ export const BENIGN_PHRASES: readonly string[] = [
   'baby blue',
   'baby pink',
   "baby's breath",
+  // Ordinary words that a slur starts: cut in two ("spic-y") the first part alone would read as the slur.
+  'spicy',
 ];

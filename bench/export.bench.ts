@@ -35,6 +35,8 @@ import {
   type Raster,
   attachThumbnail,
   thumbnailPixels,
+  invertMatrix,
+  placementOf,
 } from '@koma/editor';
 import sharp from 'sharp';
 import { writePsdUint8Array, type Layer as PsdLayer, type Psd } from 'ag-psd';
@@ -105,16 +107,32 @@ function fixture(adjusted = false, turned = false): { plan: PagePlan; rasters: M
     const r = createRaster(node.rect.width, node.rect.height);
     const d = r.data;
     const text = node.role === 'text';
+    // A turned picture fills its turned rectangle inside the bounding box, clear in the corners and soft on its edges
+    // (one pixel of coverage), as the canvas draws it for the export: each pixel's centre taken back into the
+    // picture's own frame.
+    const layer = node.layerId ? doc.layers[node.layerId] : undefined;
+    const placement = layer && node.role === 'image' ? placementOf(layer) : undefined;
+    const toLocal = placement && placement.matrix[1] !== 0 ? invertMatrix(placement.matrix) : undefined;
     for (let y = 0; y < r.height; y++) {
       for (let x = 0; x < r.width; x++) {
         const i = (y * r.width + x) * 4;
         s = (s * 1103515245 + 12345) & 0x7fffffff;
         const noise = s & 15;
         if (node.role === 'image' || node.role === 'shape') {
+          let alpha = 255;
+          if (toLocal && placement) {
+            const px = (node.rect.x + x + 0.5) / plan.scaleX + plan.area.x;
+            const py = (node.rect.y + y + 0.5) / plan.scaleY + plan.area.y;
+            const [a, b, c, dd, e, f] = toLocal;
+            const u = a * px + c * py + e;
+            const v = b * px + dd * py + f;
+            const inside = Math.min(u, placement.size.width - u, v, placement.size.height - v) * plan.scaleX;
+            alpha = Math.round(Math.max(0, Math.min(1, inside + 0.5)) * 255);
+          }
           d[i] = (x * 255) / r.width + noise;
           d[i + 1] = (y * 255) / r.height + noise;
           d[i + 2] = 128 + noise;
-          d[i + 3] = 255;
+          d[i + 3] = alpha;
         } else {
           const cx = (x - r.width / 2) / (text ? 120 : 160);
           const cy = (y - r.height / 2) / (text ? 20 : 110);

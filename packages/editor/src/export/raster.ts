@@ -19,13 +19,14 @@ export interface Point {
 
 export type Rgba = readonly [number, number, number, number];
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/** Whether a word view of pixel bytes reads red in its low byte (every browser and Node target we know of). */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** The alpha byte's bits in a pixel read as one word. */
 const ALPHA_MASK = LITTLE_ENDIAN ? 0xff << 24 : 0xff;
 
 export function createRaster(width: number, height: number, fill?: Rgba): Raster {
   const raster = { width, height, data: new Uint8ClampedArray(Math.max(0, width * height * 4)) };
-  if (fill) words(raster).fill(packRgba(fill));
+  if (fill) pixelWords(raster).fill(packRgba(fill));
   return raster;
 }
 
@@ -47,7 +48,7 @@ export function parseHexColor(color: string): Rgba {
 export function fillPolygon(area: Rect, polygon: readonly Point[], color: Rgba): Raster {
   const out = createRaster(area.width, area.height);
   if (polygon.length < 3) return out;
-  const out32 = words(out);
+  const out32 = pixelWords(out);
   const packed = packRgba(color);
   const xs: number[] = [];
   for (let row = 0; row < area.height; row++) {
@@ -108,7 +109,7 @@ function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
 
 /** The smallest rectangle holding every pixel with alpha above zero, or null when all are transparent. */
 export function opaqueBounds(r: Raster): Rect | null {
-  const w32 = words(r);
+  const w32 = pixelWords(r);
   const w = r.width;
   // Empty rows are most of a padded text raster: test eight pixels per branch.
   const rowUsed = (y: number) => {
@@ -171,7 +172,7 @@ export function packRgba(c: Rgba): number {
 }
 
 /** The pixels as one signed word each: signed, so that every value stays a small integer in V8 (no boxing). */
-function words(r: Raster): Int32Array {
+export function pixelWords(r: Raster): Int32Array {
   return new Int32Array(r.data.buffer, r.data.byteOffset, r.data.byteLength >> 2);
 }
 
@@ -195,9 +196,9 @@ export function drawOver(dst: Raster, src: Raster, left: number, top: number, op
   if (x1 <= x0 || y1 <= y0) return;
   const d = dst.data;
   const s = src.data;
-  const d32 = words(dst);
-  const s32 = words(src);
-  const k32 = clip ? words(clip.raster) : null;
+  const d32 = pixelWords(dst);
+  const s32 = pixelWords(src);
+  const k32 = clip ? pixelWords(clip.raster) : null;
   const kw = clip?.raster.width ?? 0;
   const scale = Math.max(0, Math.min(1, opacity));
   for (let y = y0; y < y1; y++) {
@@ -326,7 +327,7 @@ export function drawOver(dst: Raster, src: Raster, left: number, top: number, op
 }
 
 /** The alpha byte of a pixel read as one word. */
-function alphaOf(word: number): number {
+export function alphaOf(word: number): number {
   return LITTLE_ENDIAN ? word >>> 24 : word & 0xff;
 }
 

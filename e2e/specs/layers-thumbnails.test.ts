@@ -8,7 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
-import { blur, newComic, toScreen } from '../support/editor-page.ts';
+import { blur, dropPng, newComic, pageLayers, select, toScreen } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { ARTIFACTS_DIR } from '../support/paths.ts';
 
@@ -149,6 +149,9 @@ async function thumbnailPixels(page: Page, url: string, name: string) {
   return { width: info.width, height: info.height, blue, dark, at };
 }
 
+/** The dropped art's colour, #cc6633. */
+const ORANGE = [0xcc, 0x66, 0x33];
+
 describe('thumbnails', () => {
   it('are made on the first save for a comic and a canvas, without overlays, and for a copy', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
@@ -164,6 +167,23 @@ describe('thumbnails', () => {
     await page.getByTestId('tab-page').click();
     await page.getByTestId('show-reading-order').check();
     await page.getByTestId('add-text').click();
+    // Art clipped into the panel, under a thick frame: the thumbnail draws the frame above the art, as the editor
+    // and the export do.
+    const panel = (await pageLayers(page)).find((l) => l.type === 'PANEL')!;
+    const box = panel.transform;
+    await dropPng(
+      page,
+      { width: 600, height: 800 },
+      { x: box.x + box.size.width / 2, y: box.y + 300 },
+      false,
+      '#cc6633',
+    );
+    await expect.poll(async () => (await pageLayers(page)).filter((l) => l.type === 'IMAGE').length).toBe(1);
+    await select(page, panel.id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('panel-border-width').fill('40');
+    await blur(page);
+    await expect.poll(async () => (await pageLayers(page)).find((l) => l.id === panel.id)?.data.borderWidth).toBe(40);
 
     // The canvas in a second tab of the same account, with a selected text layer.
     const second = await context.newPage();
@@ -184,10 +204,14 @@ describe('thumbnails', () => {
     expect([comic.width, comic.height]).toEqual([512, 720]);
     expect(comic.blue).toBe(0);
     expect(comic.dark).toBeGreaterThan(500); // the panel's border and the bubble are drawn
-    // Where the reading-order badge of panel 1 sits in the editor (page 166,166), the thumbnail is white.
+    // Where the reading-order badge of panel 1 sits in the editor (page 166,166), the thumbnail shows the art, not
+    // the badge's dark disc.
     const scale = Math.min(512 / 1700, 720 / 2400);
     const offsetX = (512 - 1700 * scale) / 2;
-    expect(Math.min(...comic.at(offsetX + 166 * scale, 166 * scale))).toBeGreaterThan(230);
+    expect(comic.at(offsetX + 166 * scale, 166 * scale)).toEqual(ORANGE.map((c) => expect.closeTo(c, -1.5)));
+    // 10 px inside the panel's left edge (within the 40 px frame's inner half) the frame is drawn, over the art.
+    const inside = comic.at(offsetX + (box.x + 10) * scale, (box.y + box.size.height / 2) * scale);
+    expect(Math.max(...inside)).toBeLessThan(60);
 
     const canvas = await thumbnailPixels(page, (await thumbOf(canvasId))!, 'thumbnail-canvas');
     expect([canvas.width, canvas.height]).toEqual([768, 512]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
-import { blur, idle, newComic, select, toScreen } from '../support/editor-page.ts';
+import { blur, dropPng, idle, newComic, select, toScreen } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
 const suite = useServerAndBrowser();
@@ -38,29 +38,6 @@ const centreOf = (l: Layer) => ({
   x: l.transform.x + l.transform.size.width / 2,
   y: l.transform.y + l.transform.size.height / 2,
 });
-
-/** Drops a solid PNG of the given size at a point of the page (Alt held or not), as a file dragged from the desktop. */
-async function dropPng(page: Page, size: { width: number; height: number }, at: { x: number; y: number }, alt = false) {
-  const screen = await toScreen(page, at.x, at.y);
-  await page.evaluate(
-    async ({ size, screen, alt }) => {
-      const c = document.createElement('canvas');
-      c.width = size.width;
-      c.height = size.height;
-      const g = c.getContext('2d')!;
-      g.fillStyle = '#3366cc';
-      g.fillRect(0, 0, size.width, size.height);
-      const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([blob], 'art.png', { type: 'image/png' }));
-      const target = document.querySelector('[data-testid=canvas]')!;
-      const init = { dataTransfer: transfer, clientX: screen.x, clientY: screen.y, altKey: alt, bubbles: true };
-      target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
-      target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
-    },
-    { size, screen, alt },
-  );
-}
 
 describe('art into panels', () => {
   it('fits a dropped picture to the panel under it, clipped, in one undo step; Alt keeps its size', async () => {

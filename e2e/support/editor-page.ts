@@ -63,3 +63,35 @@ export async function pageLayers(page: Page): Promise<PageLayer[]> {
 export async function textLayers(page: Page): Promise<PageLayer[]> {
   return (await pageLayers(page)).filter((l) => l.type === 'TEXT');
 }
+
+/**
+ * Drops a solid PNG of the given size and colour at a point of the page (Alt held or not), as a file dragged from
+ * the desktop.
+ */
+export async function dropPng(
+  page: Page,
+  size: { width: number; height: number },
+  at: { x: number; y: number },
+  alt = false,
+  colour = '#3366cc',
+) {
+  const screen = await toScreen(page, at.x, at.y);
+  await page.evaluate(
+    async ({ size, screen, alt, colour }) => {
+      const c = document.createElement('canvas');
+      c.width = size.width;
+      c.height = size.height;
+      const g = c.getContext('2d')!;
+      g.fillStyle = colour;
+      g.fillRect(0, 0, size.width, size.height);
+      const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([blob], 'art.png', { type: 'image/png' }));
+      const target = document.querySelector('[data-testid=canvas]')!;
+      const init = { dataTransfer: transfer, clientX: screen.x, clientY: screen.y, altKey: alt, bubbles: true };
+      target.dispatchEvent(new DragEvent('dragover', { ...init, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { ...init, cancelable: true }));
+    },
+    { size, screen, alt, colour },
+  );
+}

@@ -72,7 +72,10 @@ export async function renderThumbnail(
     });
     layer.add(root);
     const ctx: RenderContext = { images: source.images, doc: source.doc, ui: outputUi(source.ui), zoom: scale };
-    for (const node of layers) {
+    // A frame (a panel's line) goes right after the last layer clipped to its owner, as on screen and in the export.
+    const index = new Map(layers.map((node, i) => [node.id, i]));
+    const frames = new Map<number, Konva.Group[]>();
+    for (const [i, node] of layers.entries()) {
       const wrapper = new Konva.Group({ listening: false });
       const body = new Konva.Group({ listening: false });
       placeBody(body, node);
@@ -81,10 +84,27 @@ export async function renderThumbnail(
       if (target) clipWrapper(wrapper, () => target);
       // Images still missing after the wait are left out.
       const adapter = adapterOf(node);
-      if (adapter.picture) adapter.picture(body, node, ctx, { for: 'thumbnail' });
+      if (adapter.picture) adapter.picture(body, node, ctx, { for: 'thumbnail', part: 'body' });
       else adapter.build(body, node, ctx);
       applyBlend(wrapper, body, node);
       root.add(wrapper);
+      if (adapter.frame && adapter.picture) {
+        const frame = new Konva.Group({ listening: false });
+        placeBody(frame, node);
+        adapter.picture(frame, node, ctx, { for: 'thumbnail', part: 'frame' });
+        const last = Math.max(i, ...(node.clippedLayers ?? []).map((id) => index.get(id) ?? -1));
+        frames.set(last, [...(frames.get(last) ?? []), frame]);
+      }
+    }
+    // Moving a group to an index keeps the rest in order: insert from the top of the stack down.
+    const wrappers = root.getChildren().slice();
+    for (const [last, groups] of [...frames.entries()].sort((a, b) => b[0] - a[0])) {
+      const above = wrappers[last];
+      if (!above) continue;
+      groups.forEach((frame, k) => {
+        root.add(frame);
+        frame.zIndex(above.zIndex() + 1 + k);
+      });
     }
     const canvas = layer.toCanvas({ x: 0, y: 0, ...size, pixelRatio: 1 });
     const url = canvas.toDataURL('image/webp', quality);

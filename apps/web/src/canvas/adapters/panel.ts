@@ -58,8 +58,9 @@ export const panelAdapter = defineAdapter({
   // The reading-order badge is drawn on the panel.
   dependsOn: (_layer, ctx) => [ctx.ui.showReadingOrder, ctx.doc.comicConfiguration.readingOrder],
   // A panel without a border is only a guide in the editor; an export draws panel borders from its plan, not here.
+  // In a thumbnail the line is the frame part, above the art clipped to the panel, as on screen and in the export.
   picture(group, layer, ctx, use) {
-    if (use.for === 'thumbnail' && layer.data.border) outline(group, layer, ctx);
+    if (use.for === 'thumbnail' && use.part === 'frame' && layer.data.border) outline(group, layer, ctx);
   },
   build() {},
   frame(group, layer, ctx) {

@@ -11,10 +11,11 @@ export interface RenderContext {
 }
 
 /**
- * What a picture made from the document (not the editor's screen) is for: the dashboard thumbnail, or one raster
- * of an export plan (`role` is the plan node's role, e.g. a text's glyphs apart from its bubble).
+ * What a picture made from the document (not the editor's screen) is for: the dashboard thumbnail (its `frame`
+ * part is what the layer draws above its clipped layers, as `frame` does on screen), or one raster of an export
+ * plan (`role` is the plan node's role, e.g. a text's glyphs apart from its bubble).
  */
-export type PictureUse = { for: 'thumbnail' } | { for: 'export'; role: string };
+export type PictureUse = { for: 'thumbnail'; part: 'body' | 'frame' } | { for: 'export'; role: string };
 
 /**
  * Draws one layer kind in Konva (the web side of packages/editor's LayerKind; registered in adapters/registry.ts).

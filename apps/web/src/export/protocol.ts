@@ -24,15 +24,14 @@ export type WorkerRequest =
   | { type: 'zip'; files: { name: string; bytes: Uint8Array }[]; zipName: string; mime?: string }
   | { type: 'png'; page: PageJob; plan: Plan }
   | { type: 'read'; bytes: Uint8Array; target: { width: number; height: number } | null }
-  /** Encoded page images (PNG) in reading order, into one PDF. */
-  | {
-      type: 'pdf';
-      /** Each page's lettering as vector text runs; their fonts are fetched by URL in the worker. */
-      pages: { bytes: Uint8Array; width: number; height: number; texts: PdfTextRun[] }[];
-      options: PdfOptions;
-      tone: PageTone;
-      fileName: string;
-    }
+  /**
+   * A PDF written as its pages arrive, in one worker kept for the whole export: `pdfStart`, then each page in
+   * reading order (composed, toned and compressed into the document, then let go), then `pdfFinish` for the file.
+   */
+  | { type: 'pdfStart'; options: PdfOptions; tone: PageTone; fileName: string }
+  /** One page's rasters; its lettering as vector text runs, their fonts fetched by URL in the worker. */
+  | { type: 'pdfPage'; page: PageJob; plan: Plan; texts: PdfTextRun[] }
+  | { type: 'pdfFinish' }
   /** Encoded page images stacked as `stacked` says, redrawn `width` wide and cut into `slices`. */
   | {
       type: 'webtoon';
@@ -62,6 +61,8 @@ export interface WordedText {
 export type WorkerReply =
   | { type: 'progress'; done: number; total: number; stage: StageText }
   | { type: 'file'; bytes: Uint8Array; fileName: string; mime: string }
+  /** A PDF page is written into the document (or the PDF is started): the next may come. */
+  | { type: 'ready' }
   | {
       type: 'read';
       width: number;

@@ -5,7 +5,7 @@ import {
   ExportError,
   ImportError,
   attachThumbnail,
-  buildChapterPdf,
+  ChapterPdfWriter,
   buildPsd,
   psdExtension,
   readPsdForImport,
@@ -13,10 +13,11 @@ import {
   thumbnailPixels,
   writePsdBytes,
   zipFiles,
+  type PdfTextRun,
   type Raster,
 } from '@koma/editor';
 import type { StageText } from './i18n.ts';
-import { tonePage } from './tone-pages.ts';
+import { toneRaster, type PageTone } from './tone-pages.ts';
 import { drawSlices } from './webtoon-slices.ts';
 import { transfers, type PageJob, type WordedText, type WorkerReply, type WorkerRequest } from './protocol.ts';
 
@@ -56,6 +57,20 @@ async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression:
   return writePsdBytes(built.psd, { compression });
 }
 
+/** The PDF being written, page by page (one per worker: the main thread keeps a worker for the whole export). */
+let pdf: { writer: ChapterPdfWriter; tone: PageTone; fileName: string; pages: number } | null = null;
+/** Font files the lettering uses, by URL, each fetched once (same origin: they ship with the app). */
+const pdfFonts = new Map<string, Uint8Array>();
+
+async function fetchFonts(texts: readonly PdfTextRun[]): Promise<void> {
+  const urls = new Set(texts.flatMap((r) => r.segments.map((s) => s.font)));
+  for (const url of urls) {
+    if (pdfFonts.has(url)) continue;
+    const response = await fetch(url);
+    if (response.ok) pdfFonts.set(url, new Uint8Array(await response.arrayBuffer()));
+  }
+}
+
 async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'read') {
     const result = readPsdForImport(request.bytes, request.target);
@@ -84,25 +99,37 @@ async function handle(request: WorkerRequest): Promise<void> {
     ]);
     return;
   }
-  if (request.type === 'pdf') {
-    const total = request.pages.length + 1;
-    const pages = [];
-    for (const [index, page] of request.pages.entries()) {
-      if (request.tone.kind !== 'colour') {
-        reply({ type: 'progress', done: index, total, stage: { key: 'toning', file: String(index + 1) } });
-      }
-      pages.push({ ...page, bytes: await tonePage(page.bytes, request.tone), kind: 'png' as const });
+  if (request.type === 'pdfStart') {
+    pdf = {
+      writer: await ChapterPdfWriter.create({ ...request.options, fonts: pdfFonts }),
+      tone: request.tone,
+      fileName: request.fileName,
+      pages: 0,
+    };
+    reply({ type: 'ready' });
+    return;
+  }
+  if (request.type === 'pdfPage') {
+    if (!pdf) throw new ExportError('A PDF page came before the PDF was started.');
+    const page = ++pdf.pages;
+    reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
+    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });
+    if (pdf.tone.kind !== 'colour') {
+      reply({ type: 'progress', done: 1, total: 2, stage: { key: 'toning', file: String(page) } });
     }
-    reply({ type: 'progress', done: total - 1, total, stage: { key: 'writingPdf' } });
-    // The font files the lettering uses, each fetched once (same origin: they ship with the app).
-    const urls = new Set(request.pages.flatMap((p) => p.texts.flatMap((r) => r.segments.map((s) => s.font))));
-    const fonts = new Map<string, Uint8Array>();
-    for (const url of urls) {
-      const response = await fetch(url);
-      if (response.ok) fonts.set(url, new Uint8Array(await response.arrayBuffer()));
-    }
-    const bytes = await buildChapterPdf(pages, { ...request.options, fonts });
-    reply({ type: 'file', bytes, fileName: request.fileName, mime: 'application/pdf' }, [bytes.buffer as ArrayBuffer]);
+    const pixels = toneRaster(built.composite, pdf.tone);
+    await fetchFonts(request.texts);
+    await pdf.writer.addPage({ pixels, grey: pdf.tone.kind !== 'colour', texts: request.texts });
+    reply({ type: 'ready' });
+    return;
+  }
+  if (request.type === 'pdfFinish') {
+    if (!pdf) throw new ExportError('The PDF was finished before it was started.');
+    reply({ type: 'progress', done: 0, total: 1, stage: { key: 'writingPdf' } });
+    const bytes = await pdf.writer.save();
+    const { fileName } = pdf;
+    pdf = null;
+    reply({ type: 'file', bytes, fileName, mime: 'application/pdf' }, [bytes.buffer as ArrayBuffer]);
     return;
   }
   if (request.type === 'png') {

@@ -1,11 +1,12 @@
 // A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
 // page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
 // viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
-import { PDFDocument, ReadingDirection, rgb, type PDFFont } from 'pdf-lib';
+import { PDFDocument, PDFName, ReadingDirection, degrees, drawImage, rgb, type PDFFont, type PDFRef } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
 import { drawTextRuns, type PdfTextRun } from './pdf-text.ts';
 import { tagSubsetFonts } from './subset-tag.ts';
 import type { ReadingOrder } from '@koma/domain';
+import type { Raster } from './raster.ts';
 
 /** Points per inch in PDF user space. */
 const PT_PER_INCH = 72;
@@ -59,43 +60,125 @@ export function pageBoxes(width: number, height: number, dpi: number, bleedPx: n
   };
 }
 
-/** Builds the PDF. Pages come in reading order; a right-to-left book is marked so, not reordered. */
-export async function buildChapterPdf(pages: readonly PdfPage[], options: PdfOptions): Promise<Uint8Array> {
-  const dpi = options.dpi ?? PRINT_DPI;
-  const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
-  const embedded = new Map<string, PDFFont>();
-  pdf.setTitle(options.title, { showInWindowTitleBar: true });
-  pdf.setCreator('Koma');
-  pdf.setProducer('Koma (pdf-lib)');
-  const preferences = pdf.catalog.getOrCreateViewerPreferences();
-  preferences.setReadingDirection(
-    options.readingOrder === 'RIGHT_TO_LEFT' ? ReadingDirection.R2L : ReadingDirection.L2R,
-  );
-  for (const source of pages) {
-    const boxes = pageBoxes(source.width, source.height, dpi, options.bleedPx ?? 0, options.cropMarks ?? false);
+/** A page as the pixels the exporter composed (RGBA), written into the PDF without a PNG in between. */
+export interface PdfRasterPage {
+  pixels: Raster;
+  /** The pixels are grey (R = G = B): written as one DeviceGray channel instead of three. */
+  grey?: boolean;
+  texts?: PdfTextRun[];
+}
+
+/**
+ * Writes a chapter's PDF one page at a time: each page's image is compressed into the document as it is added and
+ * its pixels are let go, so a chapter holds the PDF being made plus one page, not every page (the caller hands
+ * pages over as it draws them).
+ */
+export class ChapterPdfWriter {
+  private readonly embedded = new Map<string, PDFFont>();
+
+  private constructor(
+    private readonly pdf: PDFDocument,
+    private readonly options: PdfOptions,
+  ) {}
+
+  static async create(options: PdfOptions): Promise<ChapterPdfWriter> {
+    const pdf = await PDFDocument.create();
+    pdf.registerFontkit(fontkit);
+    pdf.setTitle(options.title, { showInWindowTitleBar: true });
+    pdf.setCreator('Koma');
+    pdf.setProducer('Koma (pdf-lib)');
+    const preferences = pdf.catalog.getOrCreateViewerPreferences();
+    preferences.setReadingDirection(
+      options.readingOrder === 'RIGHT_TO_LEFT' ? ReadingDirection.R2L : ReadingDirection.L2R,
+    );
+    return new ChapterPdfWriter(pdf, options);
+  }
+
+  /** Adds the next page in reading order (a right-to-left book is marked so, not reordered). */
+  async addPage(source: PdfPage | PdfRasterPage): Promise<void> {
+    const { options, pdf } = this;
+    const dpi = options.dpi ?? PRINT_DPI;
+    const width = 'pixels' in source ? source.pixels.width : source.width;
+    const height = 'pixels' in source ? source.pixels.height : source.height;
+    const boxes = pageBoxes(width, height, dpi, options.bleedPx ?? 0, options.cropMarks ?? false);
     const page = pdf.addPage([boxes.media.width, boxes.media.height]);
     page.setBleedBox(boxes.bleed.x, boxes.bleed.y, boxes.bleed.width, boxes.bleed.height);
     page.setTrimBox(boxes.trim.x, boxes.trim.y, boxes.trim.width, boxes.trim.height);
-    const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
-    // pdf-lib decodes a PNG to raw pixels when it is added and keeps them until save(); writing each page's image
-    // now lets those pixels go, so a chapter peaks at one decoded page instead of all of them.
-    await image.embed();
-    page.drawImage(image, boxes.bleed);
+    if ('pixels' in source) {
+      const key = `Page${pdf.getPageCount()}`;
+      page.node.setXObject(PDFName.of(key), embedRaster(pdf, source.pixels, source.grey ?? false));
+      const zero = degrees(0);
+      page.pushOperators(...drawImage(key, { ...boxes.bleed, rotate: zero, xSkew: zero, ySkew: zero }));
+    } else {
+      const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
+      // pdf-lib decodes a PNG to raw pixels when it is added and keeps them until save(); writing each page's image
+      // now lets those pixels go, so a chapter peaks at one decoded page instead of all of them.
+      await image.embed();
+      page.drawImage(image, boxes.bleed);
+    }
     if (source.texts?.length) {
       for (const run of source.texts) {
         for (const { font } of run.segments) {
           const bytes = options.fonts?.get(font);
-          if (bytes && !embedded.has(font)) embedded.set(font, await pdf.embedFont(bytes, { subset: true }));
+          if (bytes && !this.embedded.has(font)) this.embedded.set(font, await pdf.embedFont(bytes, { subset: true }));
         }
       }
       const k = PT_PER_INCH / dpi;
-      drawTextRuns(page, source.texts, [k, 0, 0, -k, boxes.bleed.x, boxes.bleed.y + boxes.bleed.height], embedded);
+      drawTextRuns(page, source.texts, [k, 0, 0, -k, boxes.bleed.x, boxes.bleed.y + boxes.bleed.height], this.embedded);
     }
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
   }
-  await tagSubsetFonts(pdf, embedded.values());
-  return pdf.save();
+
+  /** The finished file. */
+  async save(): Promise<Uint8Array> {
+    await tagSubsetFonts(this.pdf, this.embedded.values());
+    return this.pdf.save();
+  }
+}
+
+/** Builds the PDF from all its pages at once (see ChapterPdfWriter to hand pages over one by one). */
+export async function buildChapterPdf(
+  pages: readonly (PdfPage | PdfRasterPage)[],
+  options: PdfOptions,
+): Promise<Uint8Array> {
+  const writer = await ChapterPdfWriter.create(options);
+  for (const page of pages) await writer.addPage(page);
+  return writer.save();
+}
+
+/**
+ * RGBA pixels as a Flate-compressed image XObject (ISO 32000-1 §8.9.5): colour in DeviceRGB (or DeviceGray), and
+ * an SMask only when some pixel is not opaque, as pdf-lib does for a PNG, minus decoding one first.
+ */
+function embedRaster(pdf: PDFDocument, raster: Raster, grey: boolean): PDFRef {
+  const { width, height, data } = raster;
+  const count = width * height;
+  const channels = grey ? 1 : 3;
+  const colour = new Uint8Array(count * channels);
+  let opaque = true;
+  for (let i = 0, o = 0; i < count; i++) {
+    const p = i * 4;
+    if (grey) colour[o++] = data[p]!;
+    else {
+      colour[o++] = data[p]!;
+      colour[o++] = data[p + 1]!;
+      colour[o++] = data[p + 2]!;
+    }
+    if (data[p + 3] !== 255) opaque = false;
+  }
+  const image = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8 };
+  let smask: PDFRef | undefined;
+  if (!opaque) {
+    const alpha = new Uint8Array(count);
+    for (let i = 0; i < count; i++) alpha[i] = data[i * 4 + 3]!;
+    smask = pdf.context.register(pdf.context.flateStream(alpha, { ...image, ColorSpace: 'DeviceGray' }));
+  }
+  const stream = pdf.context.flateStream(colour, {
+    ...image,
+    ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB',
+    ...(smask ? { SMask: smask } : {}),
+  });
+  return pdf.context.register(stream);
 }
 
 type Page = ReturnType<PDFDocument['addPage']>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildChapterPdf, pageBoxes, type PdfPage } from '../../src/index.ts';
+import { ChapterPdfWriter, buildChapterPdf, pageBoxes, type PdfPage, type Raster } from '../../src/index.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'koma-pdf-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -73,6 +73,51 @@ describe('chapter PDF', () => {
     expect(at(10, 10)).toEqual([0, 0, 0]);
     const blue = at(600, 900);
     [0x33, 0x66, 0xcc].forEach((c, i) => expect(Math.abs(blue[i]! - c)).toBeLessThanOrEqual(2));
+  });
+});
+
+/** RGBA pixels of one colour with a black square in the top-left quarter, as the exporter composes a page. */
+function pageRaster(width: number, height: number, rgba: [number, number, number, number]): Raster {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const dark = x < width / 4 && y < height / 4;
+      data.set(dark ? [0, 0, 0, 255] : rgba, (y * width + x) * 4);
+    }
+  }
+  return { width, height, data };
+}
+
+describe('chapter PDF written page by page from pixels', () => {
+  it('renders back as the pixels, grey pages in one channel, an SMask only for transparent pixels', async () => {
+    const writer = await ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 72 });
+    await writer.addPage({ pixels: pageRaster(300, 420, [0x33, 0x66, 0xcc, 255]) });
+    await writer.addPage({ pixels: pageRaster(300, 420, [0x80, 0x80, 0x80, 255]), grey: true });
+    await writer.addPage({ pixels: pageRaster(300, 420, [0xff, 0, 0, 0]) });
+    const file = path.join(tmp, 'pixels.pdf');
+    writeFileSync(file, await writer.save());
+
+    const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).split('\n').slice(2);
+    const rows = images.filter((l) => l.trim()).map((l) => l.trim().split(/\s+/));
+    // page, num, type, width, height, color, comp: one RGB image, one grey image, then an RGB image and its smask.
+    expect(rows.map((r) => [r[0], r[2], r[5], r[6]])).toEqual([
+      ['1', 'image', 'rgb', '3'],
+      ['2', 'image', 'gray', '1'],
+      ['3', 'image', 'rgb', '3'],
+      ['3', 'smask', 'gray', '1'],
+    ]);
+
+    execFileSync('pdftoppm', ['-r', '72', '-f', '1', '-l', '2', file, path.join(tmp, 'pixels')]);
+    for (const [page, colour] of [
+      [1, [0x33, 0x66, 0xcc]],
+      [2, [0x80, 0x80, 0x80]],
+    ] as const) {
+      const rendered = readPpm(readFileSync(path.join(tmp, `pixels-${page}.ppm`)));
+      expect([rendered.width, rendered.height]).toEqual([300, 420]);
+      const at = (x: number, y: number) => [...rendered.data.subarray((y * 300 + x) * 3, (y * 300 + x) * 3 + 3)];
+      expect(at(10, 10)).toEqual([0, 0, 0]);
+      expect(at(250, 400)).toEqual([...colour]);
+    }
   });
 });
 

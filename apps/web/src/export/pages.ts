@@ -1,0 +1,183 @@
+// Pages of an export: planned from the document, drawn on the main thread with their images pinned, and, for the
+// formats made of page images (PNG zip, CBZ, webtoon), encoded one at a time in a worker.
+import {
+  ExportError,
+  comicPrintGeometry,
+  effectiveDpi,
+  kindOf,
+  planPage,
+  rastersToDraw,
+  safeFileName,
+  type LowResolutionImage,
+  type PagePlan,
+  type Plan,
+  type Raster,
+} from '@koma/editor';
+import { sharedImageStore, type ImageStore } from '../canvas/images.ts';
+import { measurerFor } from '../canvas/text-measure.ts';
+import type { EditorSession } from '../editor/session.ts';
+import { exportText } from './i18n.ts';
+import { transfers, type PageJob } from './protocol.ts';
+import { rasterizePlan } from './rasterize.ts';
+import { planImageIds, waitForImages } from './wait.ts';
+import { runWorker, type ProgressFn } from './worker-client.ts';
+
+export type ExportScope = 'page' | 'allPages';
+
+/** Everything on the infinite canvas, with room for speech-bubble tails, which reach outside their layer's box. */
+function regionBounds(session: EditorSession): { x: number; y: number; width: number; height: number } {
+  const b = session.contentBounds();
+  let [x0, y0, x1, y1] = [b.x, b.y, b.x + b.width, b.y + b.height];
+  const doc = session.editor.doc;
+  for (const id of doc.layers[doc.rootId]?.children ?? []) {
+    const layer = doc.layers[id];
+    if (layer?.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;
+    const reach = layer.data.tailLength + layer.data.backgroundBorderSize;
+    const t = layer.transform;
+    x0 = Math.min(x0, t.x - reach);
+    y0 = Math.min(y0, t.y - reach);
+    x1 = Math.max(x1, t.x + t.size.width + reach);
+    y1 = Math.max(y1, t.y + t.size.height + reach);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** One plan per page to export: the open page or all of them (a comic), or everything on an infinite canvas. */
+export function pagePlans(session: EditorSession, scope: ExportScope, fullResolution: boolean): PagePlan[] {
+  const doc = session.editor.doc;
+  const base = safeFileName(session.name || 'koma');
+  if (session.type !== 'COMIC') {
+    const b = regionBounds(session);
+    const area = { x: Math.floor(b.x), y: Math.floor(b.y), width: Math.ceil(b.width), height: Math.ceil(b.height) };
+    return [
+      planPage(doc, doc.rootId, {
+        area,
+        size: { width: area.width, height: area.height },
+        name: base,
+        measure: measurerFor,
+      }),
+    ];
+  }
+  const size = fullResolution
+    ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
+    : undefined;
+  const indexes = scope === 'allPages' ? doc.pages.map((_, i) => i) : [session.ui.state.activePage];
+  return indexes.map((i) =>
+    planPage(doc, doc.pages[i]!.rootId, {
+      ...(size ? { size } : {}),
+      name: `${base} - page ${i + 1}`,
+      measure: measurerFor,
+    }),
+  );
+}
+
+/**
+ * Draws the plans' rasters on the main thread (Konva), their images pinned in the shared store until their pixels are
+ * read back.
+ */
+export async function rasterizeAll(
+  session: EditorSession,
+  plans: PagePlan[],
+  images: ImageStore,
+  onProgress: ProgressFn,
+): Promise<PageJob[]> {
+  const doc = session.editor.doc;
+  const wanted = planImageIds(doc, plans);
+  // The pages being drawn keep their images whatever the budget; released once their pixels are read back.
+  images.pin(EXPORT_PIN, wanted.keys());
+  try {
+    onProgress({ stage: exportText('stage.loadingImages'), done: 0, total: 1 });
+    await waitForImages(images, wanted, (ms) =>
+      onProgress({
+        stage: exportText('stage.loadingImagesFor', { seconds: Math.round(ms / 1000) }),
+        done: 0,
+        total: 1,
+      }),
+    );
+    const jobs: PageJob[] = [];
+    for (const [i, plan] of plans.entries()) {
+      const rasters = await rasterizePlan(doc, plan, images, session.ui.state, (done, total) =>
+        onProgress({ stage: exportText('stage.drawingPage', { page: i + 1, pages: plans.length }), done, total }),
+      );
+      jobs.push({ plan, rasters: [...rasters], fileName: safeFileName(plan.name) });
+    }
+    return jobs;
+  } finally {
+    images.unpin(EXPORT_PIN);
+  }
+}
+
+/** The owner name of an export's pins in the shared image store. */
+const EXPORT_PIN = 'export';
+
+export const pixelsOf = (jobs: readonly PageJob[]): Raster[] => jobs.flatMap((j) => j.rasters.map(([, r]) => r));
+
+/**
+ * How each picture of a page prints: its loaded source pixels against its box in export pixels at the setup's dpi
+ * (hidden pictures left out: they do not print). Read right after the page is drawn, while its images are loaded.
+ */
+export function placedResolutions(
+  session: EditorSession,
+  plan: PagePlan,
+  page: number,
+  images: ImageStore,
+): LowResolutionImage[] {
+  const doc = session.editor.doc;
+  const { dpi } = comicPrintGeometry(doc.comicConfiguration);
+  const out: LowResolutionImage[] = [];
+  for (const node of rastersToDraw(plan)) {
+    const layer = node.layerId === null ? undefined : doc.layers[node.layerId];
+    if (node.role !== 'image' || node.hidden || !layer) continue;
+    const [id] = kindOf(layer).imageIds(layer);
+    const image = id ? images.get(id) : null;
+    if (!image) continue;
+    const printed = {
+      width: layer.transform.size.width * plan.scaleX,
+      height: layer.transform.size.height * plan.scaleY,
+    };
+    const source = { width: image.width, height: image.height };
+    out.push({ page, name: node.name, dpi: effectiveDpi(source, printed, dpi) });
+  }
+  return out;
+}
+
+export interface EncodedPage {
+  bytes: Uint8Array;
+  fileName: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Every page of the comic as a full-resolution PNG (watermarked for free plans, as a single PNG is), drawn and encoded
+ * one at a time, so only one page's pixels are in memory at once; the encoded pages are what is kept (they are what
+ * a zip, a CBZ or a webtoon strip is made of).
+ */
+export async function encodePages(
+  session: EditorSession,
+  plan: Plan,
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<EncodedPage[]> {
+  const plans = pagePlans(session, 'allPages', true);
+  const images = sharedImageStore();
+  const pages: EncodedPage[] = [];
+  for (const [i, pagePlan] of plans.entries()) {
+    signal?.throwIfAborted();
+    const [job] = await rasterizeAll(session, [pagePlan], images, onPageProgress(onProgress, i, plans.length));
+    const reply = await runWorker(
+      { type: 'png', page: job!, plan },
+      transfers(pixelsOf([job!])),
+      onPageProgress(onProgress, i, plans.length),
+      signal,
+    );
+    if (reply.type !== 'file') throw new ExportError(exportText('error.unexpectedReply'));
+    pages.push({ bytes: reply.bytes, fileName: reply.fileName, width: pagePlan.width, height: pagePlan.height });
+  }
+  return pages;
+}
+
+/** Progress of one page's stage, worded as that page of the chapter's. */
+export function onPageProgress(onProgress: ProgressFn, index: number, pages: number): ProgressFn {
+  return (p) => onProgress({ ...p, stage: exportText('stage.onPage', { page: index + 1, pages, stage: p.stage }) });
+}

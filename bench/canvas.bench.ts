@@ -107,7 +107,11 @@ if (!existsSync(path.join(WEB_DIST, 'index.html')))
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage({
+    viewport: { width: 1400, height: 900 },
+    // The in-page probes are passed as text; the app's CSP (no eval) would refuse them.
+    bypassCSP: true,
+  });
   await page.goto(`${server.baseUrl}/signup`);
   await page.getByLabel('Email').fill(`bench-${Date.now()}@example.com`);
   await page.getByLabel('Password').fill('correct horse battery');

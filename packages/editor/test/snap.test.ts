@@ -1,6 +1,17 @@
 // Snapping arithmetic and the drags that use it (issue 17): edges land exactly on lines, Alt moves freely.
 import { describe, expect, it } from 'vitest';
-import { addImage, pageSnapTargets, snapAxis, snapBox, snapPoint, splitPanel, type LayerNode } from '../src/index.ts';
+import { pageSetupBoxes, presetPageSetup } from '@koma/domain';
+import {
+  addImage,
+  pageSnapTargets,
+  setPageSetup,
+  snapAxis,
+  snapBox,
+  snapPoint,
+  splitPanel,
+  type LayerNode,
+} from '../src/index.ts';
+import { docSnapTargets } from '../src/interaction/snap-targets.ts';
 import { TestDriver } from './driver.ts';
 import { ok, panelIds } from './support.ts';
 
@@ -21,6 +32,16 @@ describe('snap arithmetic', () => {
     });
     expect(t.xs).toEqual([0, 90, 110, 810, 830, 850, 1590, 1700]);
     expect(t.ys).toEqual([0, 80, 110, 610, 640, 1200, 2290, 2400]);
+  });
+
+  it('with bleed: the canvas edge is the bleed line, the trim line lies the bleed inside it', () => {
+    const t = pageSnapTargets({ page: { width: 2591, height: 3624 }, margin: 111, bleed: 41, panels: [] });
+    expect(t.xs).toEqual([0, 41, 111, 1295.5, 2480, 2550, 2591]);
+    expect(t.ys).toEqual([0, 41, 111, 1812, 3513, 3583, 3624]);
+    // No bleed, no trim line of its own: the spec's page is unchanged.
+    expect(pageSnapTargets({ page: { width: 1700, height: 2400 }, bleed: 0, panels: [] }).xs).toEqual([
+      0, 110, 850, 1590, 1700,
+    ]);
   });
 
   it('snaps a box by its left, centre or right and a point on both axes', () => {
@@ -60,6 +81,35 @@ describe('snapping drags', () => {
     d.down(w.x, w.y).move(w.x + 3, w.y, { alt: true });
     d.up(w.x + 3, w.y);
     expect(vertices(split)[3]!.x).toBe(853);
+  });
+
+  it('on a B5 page with bleed, a panel edge dragged near the canvas edge lands on the bleed line, near the trim on it', () => {
+    const d = new TestDriver();
+    const b5 = presetPageSetup('MANGA_B5');
+    ok(d.editor.execute(setPageSetup, { setup: b5 }));
+    const { bleedPx, safe, media } = pageSetupBoxes(b5);
+    expect(bleedPx).toBeGreaterThan(20);
+    const targets = docSnapTargets(d.editor.doc, d.root, new Set())!;
+    expect(targets.xs).toEqual(expect.arrayContaining([0, bleedPx, safe.x, media.width - bleedPx, media.width]));
+    const [id] = panelIds(d.editor.doc, d.root);
+    const vertices = () => (d.editor.doc.layers[id!] as LayerNode<'PANEL'>).data.vertices;
+    // The panel's left edge (over the safe line) dragged to 5 px inside the bleed line: it lands on 0.
+    const v = vertices();
+    const edgeY = (v[0]!.y + v[3]!.y) / 2;
+    d.tool('PANEL')
+      .down(v[0]!.x, edgeY)
+      .move(v[0]!.x - 20, edgeY)
+      .move(5, edgeY);
+    expect(d.ui.state.snapGuides?.xs).toEqual([0]);
+    d.up(5, edgeY);
+    expect(vertices()[0]!.x).toBe(0);
+    expect(vertices()[3]!.x).toBe(0);
+    // And back to 4 px outside the trim line: it lands on the trim.
+    d.down(0, edgeY)
+      .move(10, edgeY)
+      .move(bleedPx - 4, edgeY)
+      .up(bleedPx - 4, edgeY);
+    expect(vertices()[0]!.x).toBe(bleedPx);
   });
 
   it('a moved image snaps its edge onto a panel edge', () => {

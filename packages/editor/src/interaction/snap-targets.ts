@@ -1,4 +1,4 @@
-import { boundsOf } from '@koma/domain';
+import { boundsOf, pageSetupBoxes } from '@koma/domain';
 import type { DocState } from '../store/state.ts';
 import { pageBoundsFor } from '../commands/helpers.ts';
 import { panelsUnder } from '../commands/panel-helpers.ts';
@@ -12,5 +12,8 @@ export function docSnapTargets(doc: DocState, rootId: string, exclude: ReadonlyS
   const panels = panelsUnder(doc, rootId)
     .filter((p) => p.visible && !exclude.has(p.id))
     .map((p) => boundsOf(p.data.vertices));
-  return pageSnapTargets({ page, panels, ...(gutter ? { gutter } : {}) });
+  // The setup's safe line is the page margin (a new page's first panel covers the safe area), its bleed the
+  // canvas edge with the trim line inside it; the spec's page has no bleed and its 110 px margin as the safe area.
+  const { bleedPx, safe } = pageSetupBoxes(doc.comicConfiguration.setup);
+  return pageSnapTargets({ page, panels, margin: safe.x, bleed: bleedPx, ...(gutter ? { gutter } : {}) });
 }

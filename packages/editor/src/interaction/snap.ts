@@ -20,8 +20,13 @@ export const SNAP_DISTANCE_PX = 8;
 
 export interface PageSnapInput {
   page: { width: number; height: number };
-  /** The page's margin (the default panel inset). */
+  /** The page's margin from the canvas edge (the default panel inset; with a page setup, its safe line). */
   margin?: number;
+  /**
+   * The page setup's bleed (px). The canvas is the bleed area, so its edges are the bleed line a bleed panel's
+   * outer edges snap to; with bleed, the trim line this far inside them is a line too.
+   */
+  bleed?: number;
   /** The page's gutters (the spec's split gap when the page sets none). */
   gutter?: { horizontal: number; vertical: number };
   /** The bounding boxes of the other panels on the page. */
@@ -29,8 +34,8 @@ export interface PageSnapInput {
 }
 
 /**
- * The lines of a page: its edges, its margin, its centre, every other panel's edges, and the lines one gutter
- * outside those edges (where a neighbour's edge belongs).
+ * The lines of a page: its edges (the bleed line), the trim line when it has bleed, its margin, its centre, every
+ * other panel's edges, and the lines one gutter outside those edges (where a neighbour's edge belongs).
  */
 export function pageSnapTargets(input: PageSnapInput): SnapTargets {
   const { page, panels } = input;
@@ -39,6 +44,11 @@ export function pageSnapTargets(input: PageSnapInput): SnapTargets {
   const gv = input.gutter?.vertical ?? PANEL_SPLIT_GAP;
   const xs = [0, margin, page.width / 2, page.width - margin, page.width];
   const ys = [0, margin, page.height / 2, page.height - margin, page.height];
+  const bleed = input.bleed ?? 0;
+  if (bleed > 0) {
+    xs.push(bleed, page.width - bleed);
+    ys.push(bleed, page.height - bleed);
+  }
   for (const b of panels) {
     const right = b.x + b.width;
     const bottom = b.y + b.height;

@@ -222,10 +222,10 @@ describe('moderation against evasion (adversarial corpus)', () => {
     expect(allowCases.length).toBeGreaterThan(150);
   });
 
-  // Splitting words apart is the one family with known residual misses (docs/decisions/generation.md: words split
-  // across a space into several-letter parts, a word cut where the cut leaves a stray letter); the rest must hold
+  // Splitting words apart is the one family with known residual misses (docs/decisions/generation.md: parts of
+  // more than three letters split by spaces, digits spaced out, a cut that leaves a stray letter); the rest must hold
   // fully.
-  const MIN_RECALL: Readonly<Record<string, number>> = { separators: 0.995, mixed: 0.98 };
+  const MIN_RECALL: Readonly<Record<string, number>> = { separators: 0.995, mixed: 0.995 };
 
   it.each(Object.keys(FAMILIES))('under %s refused prompts stay refused', (family) => {
     const o = outcomes.find((x) => x.family === family)!;

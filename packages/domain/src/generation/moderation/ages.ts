@@ -1,7 +1,7 @@
 import { hasDouble, squeeze } from './matcher.ts';
 import { japaneseAges } from './japanese.ts';
 import { normalizePrompt, type Normalized } from './normalize.ts';
-import { canonOf, joinTokens, tokenizeNormalized, type JoinedTokens, type Tokens } from './tokenize.ts';
+import { canonOf, joinings, tokenizeNormalized, type Joinings, type Tokens } from './tokenize.ts';
 import type { AgeMention } from './age-mention.ts';
 
 export type { AgeMention } from './age-mention.ts';
@@ -120,6 +120,9 @@ for (const w of [
   for (const suffix of ['', 's', 'es', 'ren']) OF_NOUNS.add(canonOf(w + suffix));
 }
 
+/** Words after which "is N" states an age ("a girl who is 15", "she is 12"). */
+const IS_SUBJECTS = new Set<string>(['who', 'she', 'he', ...OF_NOUNS]);
+
 /** Every word an age phrase can begin with; tokens starting with a digit are always examined. */
 const STARTERS = new Set<string>([
   ...CARDINALS.keys(),
@@ -128,6 +131,7 @@ const STARTERS = new Set<string>([
   'grade',
   'sweet',
   'of',
+  'is',
   'iooks',
   'iooking',
 ]);
@@ -150,6 +154,12 @@ const KNOWN = new Set<string>([
   'around',
   'iike',
   ...OF_NOUNS,
+  // Units and grades written together with what they follow ("year-ooolld", "fiffffth-g-g-g-r-a-d-d-e-r").
+  'yearoid',
+  'yearsoid',
+  'yroid',
+  'yrsoid',
+  ...[...ORDINALS.keys()].filter((w) => (ORDINALS.get(w) ?? 0) <= 12).map((w) => `${w}grader`),
 ]);
 const BY_SQUEEZE = new Map<string, string>();
 for (const w of KNOWN) if (!BY_SQUEEZE.has(squeeze(w))) BY_SQUEEZE.set(squeeze(w), w);
@@ -233,6 +243,11 @@ function ageAt(raw: readonly string[], i: number): AgeAt | null {
     const n = parseNumber(raw, at, CARDINALS, DIGITS);
     return n ? [n.value, n.next] : null;
   }
+  if (t === 'is') {
+    // "a girl who is 15", "she is 12": only after a person, so "the score is 15" is no age.
+    const n = IS_SUBJECTS.has(withoutArticle(raw[i - 1] ?? '')) ? parseNumber(raw, i + 1, CARDINALS, DIGITS) : null;
+    return n ? [n.value, n.next] : null;
+  }
   if (t === 'of') {
     // "a girl of twelve": only after a person noun, so "a set of twelve" and "ages of empires" are no ages.
     const n = OF_NOUNS.has(withoutArticle(raw[i - 1] ?? '')) ? parseNumber(raw, i + 1, CARDINALS, DIGITS) : null;
@@ -305,18 +320,14 @@ function agesIn(tokens: Tokens, found: AgeMention[]): void {
 
 /**
  * Ages stated in many phrasings: aged N, age N, N years old, N-year-old, N yo, N y/o, Nth birthday, 5th grader,
- * a girl of N, N歳, 十二歳, 中2 … Read on the tokens and again on the tokens with split words joined ("y-e-a-r-s").
+ * a girl of N, N歳, 十二歳, 中2 … Read on the tokens and again on the tokens with split words joined ("y-e-a-r-s"), strictly and loosely.
  */
-export function agesOf(tokens: Tokens, joined: JoinedTokens | null, normalized: Normalized): AgeMention[] {
+export function agesOf(tokens: Tokens, { joined, loose }: Joinings, normalized: Normalized): AgeMention[] {
   const found: AgeMention[] = [];
   agesIn(tokens, found);
-  if (joined) {
-    agesIn(joined, found);
-    // The loose reading joins more ("y e a r-o l d"); a loose link needs a joining character beside it, so there is
-    // none without a strict one.
-    const loose = joinTokens(tokens, true);
-    if (loose && loose.raw.length < joined.raw.length) agesIn(loose, found);
-  }
+  if (joined) agesIn(joined, found);
+  // The loose reading joins more ("y e a r-o l d").
+  if (loose) agesIn(loose, found);
   found.push(...japaneseAges(normalized));
   return found;
 }
@@ -325,5 +336,5 @@ export function agesOf(tokens: Tokens, joined: JoinedTokens | null, normalized: 
 export function detectAges(prompt: string): AgeMention[] {
   const n = normalizePrompt(prompt);
   const tokens = tokenizeNormalized(n);
-  return agesOf(tokens, joinTokens(tokens), n);
+  return agesOf(tokens, joinings(tokens), n);
 }

@@ -1,4 +1,4 @@
-import { isLetter, joinTokens, linked, tokenize, type Tokens } from './tokenize.ts';
+import { isLetter, joinings, linked, tokenize, type JoinedTokens, type Joinings, type Tokens } from './tokenize.ts';
 
 /** A word-list match: the characters it covers in the prompt and every list the term belongs to. */
 export interface TermMatch<L extends string = string> {
@@ -96,28 +96,29 @@ export class TermMatcher<L extends string> {
    * Leftmost-longest, non-overlapping matches over a tokenised prompt, plus what reading repeated letters as one,
    * letter-spaced runs as words, and word parts joined by one separator as one word ("na-ked") adds.
    */
-  find(tokens: Tokens): TermMatch<L>[] {
+  find(tokens: Tokens, { joined, loose }: Joinings = joinings(tokens)): TermMatch<L>[] {
     let out = this.walk(tokens, this.root, tokens.canon, null);
     const repeats = tokens.canon.some((c) => hasDouble(c));
     if (repeats) out = merge(out, this.walk(tokens, this.squeezed, tokens.canon.map(squeeze), tokens.canon));
     out = merge(out, this.chains(tokens));
-    const joined = joinTokens(tokens);
-    if (joined) {
-      // Multi-word terms whose words were split ("elementary s_chool gi_rl"): the walk over the joined words.
-      const extra = this.walk(joined, this.root, joined.canon, null);
-      if (joined.canon.some((c) => hasDouble(c))) {
-        extra.push(...this.walk(joined, this.squeezed, joined.canon.map(squeeze), joined.canon));
-      }
-      out = merge(
-        out,
-        extra.map((m) => ({
-          ...m,
-          tokenStart: joined.origin[m.tokenStart]!,
-          tokenEnd: joined.originEnd[m.tokenEnd - 1]!,
-        })),
-      );
-    }
+    // Multi-word terms whose words were split ("elementary s_chool gi_rl"): the walk over the joined words, strictly
+    // joined and, where that joins more ("e l e m e n t a r y"), loosely.
+    if (joined) out = merge(out, this.walkJoined(joined));
+    if (loose) out = merge(out, this.walkJoined(loose));
     return out;
+  }
+
+  /** The walks over joined words, with matches given in the tokens they were joined from. */
+  private walkJoined(joined: JoinedTokens): TermMatch<L>[] {
+    const extra = this.walk(joined, this.root, joined.canon, null);
+    if (joined.canon.some((c) => hasDouble(c))) {
+      extra.push(...this.walk(joined, this.squeezed, joined.canon.map(squeeze), joined.canon));
+    }
+    return extra.map((m) => ({
+      ...m,
+      tokenStart: joined.origin[m.tokenStart]!,
+      tokenEnd: joined.originEnd[m.tokenEnd - 1]!,
+    }));
   }
 
   /**
@@ -161,8 +162,7 @@ export class TermMatcher<L extends string> {
   }
 
   /** The term a run of parts spells when written together, exact or with repeated letters collapsed. */
-  private termOf(parts: readonly string[]): TrieNode<L> | undefined {
-    const word = parts.join('');
+  private termOf(word: string): TrieNode<L> | undefined {
     const exact = this.root.get(word);
     if (exact?.labels && exact.raw === undefined) return exact;
     if (!hasDouble(word)) return undefined;
@@ -194,6 +194,7 @@ export class TermMatcher<L extends string> {
     const k = parts.length;
     // best[p]: the most letters covered by terms in a division of parts 0..p-1 (-1: no division).
     const runEnd = spelledRuns(tokens, from, to);
+    const wordEnd = joinedWords(tokens, from, to);
     const best = new Array<number>(k + 1).fill(-1);
     const back = new Array<{ from: number; node?: TrieNode<L> }>(k + 1);
     best[0] = 0;
@@ -211,17 +212,23 @@ export class TermMatcher<L extends string> {
           back[p + 1] = { from: p };
         }
       }
-      // A word spelled out letter by letter with one separator throughout ("b/l/o/n/d/e") is a leftover as a whole.
+      // A spelled-out word ("b/l/o/n/d/e") and a word with joining characters inside ("wh'o") are leftovers whole.
       const run = runEnd[p]!;
       if (run > 0 && best[p]! > best[run]!) {
         best[run] = best[p]!;
         back[run] = { from: p };
       }
-      let letters = 0;
+      const word = wordEnd[p]!;
+      if (word > 0 && best[p]! > best[word]!) {
+        best[word] = best[p]!;
+        back[word] = { from: p };
+      }
+      let written = '';
       for (let q = p + 1; q <= k; q++) {
-        letters += parts[q - 1]!.length;
-        if (letters > limit) break;
-        const node = this.termOf(parts.slice(p, q));
+        written += parts[q - 1]!;
+        if (written.length > limit) break;
+        const letters = written.length;
+        const node = this.termOf(written);
         if (node && best[p]! + letters > best[q]!) {
           best[q] = best[p]! + letters;
           back[q] = { from: p, node };
@@ -251,6 +258,22 @@ export class TermMatcher<L extends string> {
 const SPACE = 32;
 
 /**
+ * For each part of a chain (tokens from..to) that starts a word written with joining characters inside ("wh'o",
+ * "b'aby"), the chain index just past that word, else 0. Such a word is a leftover as a whole.
+ */
+function joinedWords(tokens: Tokens, from: number, to: number): number[] {
+  const k = to - from;
+  const wordEnd = new Array<number>(k + 1).fill(0);
+  for (let p = 0; p < k;) {
+    let q = p + 1;
+    while (q < k && tokens.joinBefore[from + q]) q++;
+    if (q - p >= 2) wordEnd[p] = q;
+    p = q;
+  }
+  return wordEnd;
+}
+
+/**
  * For each part of a chain (tokens from..to) that starts a spelled-out word, the chain index just past that word,
  * else 0. A spelled-out word is a run of two or more one-letter parts with the same single character between each
  * two ("b/l/o/n/d/e", "d r e s s"). A letter between two different characters belongs to the side whose character
@@ -258,36 +281,50 @@ const SPACE = 32;
  * side that is not a space, since words are set apart by spaces ("s·e·x·y p o s e", "t h r o u g h d/r/e/s/s").
  */
 function spelledRuns(tokens: Tokens, from: number, to: number): number[] {
-  const { raw, gapBefore } = tokens;
   const k = to - from;
-  const letter = (p: number) => p >= 0 && p < k && isLetter(raw[from + p]!);
-  // gap(p): the character between parts p - 1 and p when both are letters, else -1.
-  const gap = (p: number) => (letter(p - 1) && letter(p) ? gapBefore[from + p]! : -1);
-  /** Whether letter p takes its left gap, its right gap, or both into its word. */
-  const takesLeft = (p: number) => {
-    const left = gap(p);
-    const right = gap(p + 1);
-    if (left < 0) return false;
-    if (right < 0 || right === left) return true;
-    const leftGoesOn = gap(p - 1) === left;
-    const rightGoesOn = gap(p + 2) === right;
-    if (leftGoesOn !== rightGoesOn) return leftGoesOn;
-    return leftGoesOn ? right === SPACE : true;
-  };
-  const takesRight = (p: number) => {
-    const left = gap(p);
-    const right = gap(p + 1);
-    if (right < 0) return false;
-    return left < 0 || left === right || !takesLeft(p);
-  };
   const runEnd = new Array<number>(k + 1).fill(0);
   for (let p = 0; p < k;) {
     let q = p + 1;
-    while (letter(p) && q < k && takesRight(q - 1) && takesLeft(q)) q++;
+    while (
+      isLetterAt(tokens, from, to, p) &&
+      q < k &&
+      takesRight(tokens, from, to, q - 1) &&
+      takesLeft(tokens, from, to, q)
+    )
+      q++;
     if (q - p >= 2) runEnd[p] = q;
     p = q;
   }
   return runEnd;
+}
+
+function isLetterAt(tokens: Tokens, from: number, to: number, p: number): boolean {
+  return p >= 0 && from + p < to && isLetter(tokens.raw[from + p]!);
+}
+
+/** The character between chain parts p - 1 and p when both are letters, else -1. */
+function letterGap(tokens: Tokens, from: number, to: number, p: number): number {
+  return isLetterAt(tokens, from, to, p - 1) && isLetterAt(tokens, from, to, p) ? tokens.gapBefore[from + p]! : -1;
+}
+
+/** Whether letter p of a chain takes its left gap into its spelled-out word (see spelledRuns). */
+function takesLeft(tokens: Tokens, from: number, to: number, p: number): boolean {
+  const left = letterGap(tokens, from, to, p);
+  const right = letterGap(tokens, from, to, p + 1);
+  if (left < 0) return false;
+  if (right < 0 || right === left) return true;
+  const leftGoesOn = letterGap(tokens, from, to, p - 1) === left;
+  const rightGoesOn = letterGap(tokens, from, to, p + 2) === right;
+  if (leftGoesOn !== rightGoesOn) return leftGoesOn;
+  return leftGoesOn ? right === SPACE : true;
+}
+
+/** Whether letter p of a chain takes its right gap into its spelled-out word. */
+function takesRight(tokens: Tokens, from: number, to: number, p: number): boolean {
+  const left = letterGap(tokens, from, to, p);
+  const right = letterGap(tokens, from, to, p + 1);
+  if (right < 0) return false;
+  return left < 0 || left === right || !takesLeft(tokens, from, to, p);
 }
 
 /** Adds matches that cover a span no earlier match covers exactly, in order of position. */

@@ -92,8 +92,8 @@ interface Judgement {
   readonly groups: TagGroup[];
 }
 
-function judge({ text, tokens, joined, normalized, matches }: Analysed): Judgement {
-  const ages = agesOf(tokens, joined, normalized);
+function judge({ text, tokens, joinings, normalized, matches }: Analysed): Judgement {
+  const ages = agesOf(tokens, joinings, normalized);
   // One pass sorts the matches into what the policy needs.
   const slurs: ModerationMatch[] = [];
   const figures: ModerationMatch[] = [];

@@ -1,7 +1,7 @@
 import { japaneseMatches, type JapaneseLabel } from './japanese.ts';
 import { TermMatcher, type TermMatch } from './matcher.ts';
 import { normalizePrompt, type Normalized } from './normalize.ts';
-import { joinTokens, tokenizeNormalized, type JoinedTokens, type Tokens } from './tokenize.ts';
+import { joinings, tokenizeNormalized, type Joinings, type Tokens } from './tokenize.ts';
 import {
   BENIGN_PHRASES,
   COUNTER_NOUNS,
@@ -85,7 +85,7 @@ export interface Analysis {
   readonly text: string;
   readonly normalized: Normalized;
   readonly tokens: Tokens;
-  readonly joined: JoinedTokens | null;
+  readonly joinings: Joinings;
   readonly matches: readonly ModerationMatch[];
 }
 
@@ -93,12 +93,12 @@ export interface Analysis {
 export function analyse(text: string): Analysis {
   const normalized = normalizePrompt(text);
   const tokens = tokenizeNormalized(normalized);
-  const joined = joinTokens(tokens);
-  return { text, normalized, tokens, joined, matches: matchesOf(normalized, tokens) };
+  const joined = joinings(tokens);
+  return { text, normalized, tokens, joinings: joined, matches: matchesOf(normalized, tokens, joined) };
 }
 
-function matchesOf(normalized: Normalized, tokens: Tokens): ModerationMatch[] {
-  let matches = matcher.find(tokens);
+function matchesOf(normalized: Normalized, tokens: Tokens, joined: Joinings): ModerationMatch[] {
+  let matches = matcher.find(tokens, joined);
   const japanese = japaneseMatches(normalized);
   if (japanese.length > 0) {
     const extra = japanese.map((m): ModerationMatch => ({

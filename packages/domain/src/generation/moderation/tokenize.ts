@@ -174,12 +174,40 @@ export function linked(t: Tokens, i: number, loose = false): boolean {
   if (t.joinBefore[i]) return true;
   const raw = t.raw[i]!;
   const before = t.raw[i - 1]!;
-  if (t.breakBefore[i] || !isLetter(raw) || !isLetter(before)) return false;
+  if (t.breakBefore[i]) return false;
+  if (!isLetter(raw) || !isLetter(before)) return loose && fragmentLink(t, i);
   const joinedLeft = t.joinBefore[i - 1]!;
   const joinedRight = t.joinBefore[i + 1] === true;
   // Digits stay strict: "grad·e 4 student" and "6 m-o-n-t-h-s" keep their number apart.
   if (loose && isAlpha(raw) && isAlpha(before)) return !(joinedLeft && joinedRight);
   return !joinedLeft && !joinedRight;
+}
+
+/** Longest part, repeats collapsed, that a spelled-out letter links to across one space ("nak e d"). */
+const FRAGMENT = 3;
+
+/**
+ * Loosely, a short part and a spelled-out letter across exactly one space are one word ("n@k e d", "u n d 3 r w e@r",
+ * "l le r s"). Not the articles a and i, which stand beside short words ("a pen", "i am").
+ */
+function fragmentLink(t: Tokens, i: number): boolean {
+  if (t.gapBefore[i] !== 32) return false;
+  const a = t.raw[i - 1]!;
+  const b = t.raw[i]!;
+  return (spelledLetter(a) && fragment(t.canon[i]!)) || (fragment(t.canon[i - 1]!) && spelledLetter(b));
+}
+
+function spelledLetter(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return c !== 97 && c !== 105 && isAlpha(raw) && isLetter(raw);
+}
+
+function fragment(canon: string): boolean {
+  if (canon.length <= FRAGMENT) return true;
+  let letters = 1;
+  for (let k = 1; k < canon.length && letters <= FRAGMENT; k++)
+    if (canon.charCodeAt(k) !== canon.charCodeAt(k - 1)) letters++;
+  return letters <= FRAGMENT;
 }
 
 /** One letter, possibly repeated ("l", "lll"). */
@@ -231,6 +259,19 @@ export function joinTokens(t: Tokens, loose = false): JoinedTokens | null {
     originEnd.push(i + 1);
   }
   return { raw, canon, start, end, breakBefore, joinBefore, gapBefore, origin, originEnd };
+}
+
+/** The strict and loose joinings of a token stream (see linked); `loose` is null where it joins nothing more. */
+export interface Joinings {
+  readonly joined: JoinedTokens | null;
+  readonly loose: JoinedTokens | null;
+}
+
+export function joinings(t: Tokens): Joinings {
+  const joined = joinTokens(t);
+  const loose = joinTokens(t, true);
+  // Loose links include the strict ones: with as many words, the loose joining is the strict one.
+  return { joined, loose: loose && (!joined || loose.raw.length < joined.raw.length) ? loose : null };
 }
 
 /** The canonical token spelling of a word-list term, as the matcher compares it. */

@@ -91,6 +91,57 @@ describe('local copy', () => {
     await context.close();
   });
 
+  it('merges a copy made on an older revision into the newer one when they touched different layers', async () => {
+    const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'local-copy-merge');
+    const url = page.url();
+    const id = url.split('/').pop()!;
+    await page.evaluate(() => (window as unknown as Koma).__koma.autosave.saveNow());
+    await expect.poll(() => status(page)).toBe('saved');
+    await page.route('**/api/workspace/**', (route: Route) =>
+      isSave(route.request().method(), route.request().url()) ? route.abort('connectionrefused') : route.fallback(),
+    );
+    await page.getByTestId('add-text').click();
+    await page.keyboard.press('Escape');
+    const edited = await layers(page);
+    await page.evaluate(() => (window as unknown as Koma).__koma.autosave.saveNow());
+    await expect.poll(() => localCopy(page, id), { timeout: 5_000 }).not.toBeNull();
+    await page.close();
+
+    // Meanwhile another device locks the panel: a newer revision that touched another layer.
+    type Node = { id: string; type: string; locked: boolean; children?: Node[] };
+    const stored = (await (await context.request.get(`${suite.server.baseUrl}/api/workspace/${id}`)).json()) as {
+      data: { pages: { rootLayer: Node }[] };
+      revision: number;
+    };
+    const panel = stored.data.pages[0]!.rootLayer.children!.find((c) => c.type === 'PANEL')!;
+    panel.locked = true;
+    const put = await context.request.put(`${suite.server.baseUrl}/api/workspace/${id}`, {
+      data: { data: stored.data, revision: stored.revision },
+    });
+    expect(put.status()).toBe(200);
+
+    const again = await context.newPage();
+    await again.goto(url);
+    await again.waitForSelector('[data-testid=canvas] canvas');
+    const restore = again.getByTestId('local-copy-restore');
+    await expect.poll(() => restore.isVisible(), { timeout: 5_000 }).toBe(true);
+    await restore.click();
+    // Both survive: this device's new text and the other device's lock.
+    await expect.poll(() => layers(again)).toEqual(edited);
+    const lockedHere = () =>
+      again.evaluate((panelId) => (window as unknown as Koma).__koma.editor.doc.layers[panelId].locked, panel.id);
+    expect(await lockedHere()).toBe(true);
+    await expect.poll(() => serverLayerIds(again, id), { timeout: 10_000 }).toEqual(edited);
+    const saved = (await (await context.request.get(`${suite.server.baseUrl}/api/workspace/${id}`)).json()) as {
+      data: { pages: { rootLayer: Node }[] };
+    };
+    expect(saved.data.pages[0]!.rootLayer.children!.find((c) => c.id === panel.id)!.locked).toBe(true);
+    await context.close();
+  });
+
   it('a refused save is said in words, kept locally, and not sent again until the next edit', async () => {
     const { context, page } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1440, height: 900 },

@@ -353,14 +353,42 @@ export class EditorSession implements InteractionHost {
     return true;
   }
 
-  /** Puts back a copy of unsaved work kept on this device; it is saved at once (over any newer server version). */
-  restoreLocal(data: unknown): void {
-    const decoded = decodeWorkspaceData(structuredClone(data));
+  /**
+   * Puts back a copy of unsaved work kept on this device and saves it at once. A copy made on an older revision than
+   * the open one is merged onto it (three-way, against that revision read from the history) when the two touched
+   * different layers; otherwise, or when that revision is no longer kept, the copy goes on top and the newer
+   * version stays in the history. Answers which of the two happened.
+   */
+  async restoreLocal(copy: { data: unknown; baseRevision: number }): Promise<'merged' | 'replaced'> {
+    const decoded = decodeWorkspaceData(structuredClone(copy.data));
     if (!decoded.ok) throw new Error(decoded.error.message);
-    this.editor.replaceDocument(this.stateOf(decoded.value), true);
+    let doc = this.stateOf(decoded.value);
+    let outcome: 'merged' | 'replaced' = 'replaced';
+    if (copy.baseRevision < this.revision && !this.editor.dirty) {
+      const base = await this.versionState(copy.baseRevision);
+      const merged = base ? rebase(base, doc, this.editor.doc) : null;
+      if (merged?.ok) {
+        doc = merged.doc;
+        outcome = 'merged';
+      }
+    }
+    this.editor.replaceDocument(doc, true);
     this.autosave.refresh();
     this.localCopy.start();
     void this.autosave.saveNow();
+    return outcome;
+  }
+
+  /** A kept version as editor state, or null when the history no longer holds it (or it does not decode). */
+  private async versionState(revision: number): Promise<DocState | null> {
+    try {
+      const version = await this.api.workspace.version(this.workspaceId, revision);
+      const decoded = decodeWorkspaceData(structuredClone(version.data));
+      return decoded.ok ? this.stateOf(decoded.value) : null;
+    } catch (error) {
+      if (isApiError(error) && error.status === 404) return null;
+      throw error;
+    }
   }
 
   /** Resolves a save conflict by overwriting; the other tab's version stays in the revision history. */

@@ -20,10 +20,11 @@ export function LocalCopyDialog({
   const t = useT();
   const [busy, setBusy] = useState(false);
   const time = new Date(copy.savedAt).toLocaleString(document.documentElement.lang || undefined);
-  const restore = () => {
+  const restore = async () => {
+    setBusy(true);
     try {
-      session.restoreLocal(copy.data);
-      session.ui.notify(t('sync.localCopy.restored'), 'info');
+      const outcome = await session.restoreLocal(copy);
+      session.ui.notify(t(outcome === 'merged' ? 'sync.localCopy.merged' : 'sync.localCopy.restored'), 'info');
     } catch (error) {
       session.ui.notify(String(error), 'error');
     }
@@ -45,7 +46,7 @@ export function LocalCopyDialog({
           className="button button--primary"
           disabled={busy}
           data-testid="local-copy-restore"
-          onClick={restore}
+          onClick={() => void restore()}
         >
           {t('sync.localCopy.restore')}
         </button>

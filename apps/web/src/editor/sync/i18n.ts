@@ -15,10 +15,11 @@ const en = {
       title: 'Unsaved changes were found on this device',
       body: 'Changes made here on {{time}} never reached the server.',
       newer:
-        'The workspace was saved elsewhere since; restoring puts your copy on top (the other version stays in the history).',
+        'The workspace was saved elsewhere since. Restoring merges your changes into that version where they touch other layers; otherwise your copy goes on top (the other version stays in the history).',
       restore: 'Restore my changes',
       discard: 'Discard them',
       restored: 'Your unsaved changes are back and being saved.',
+      merged: 'Your unsaved changes were merged into the newer version and are being saved.',
     },
     repaired: {
       intro: 'This document was repaired when it opened:',
@@ -46,10 +47,11 @@ const ja: typeof en = {
       title: 'この端末に未保存の変更が見つかりました',
       body: '{{time}} にここで行った変更はサーバーに届いていません。',
       newer:
-        'その後ワークスペースは別の場所で保存されています。復元するとあなたのコピーが上書き保存されます (もう一方の版は履歴に残ります)。',
+        'その後ワークスペースは別の場所で保存されています。復元すると、別のレイヤーへの変更はその版に統合されます。同じレイヤーを変更していた場合はあなたのコピーが上書き保存されます (もう一方の版は履歴に残ります)。',
       restore: '変更を復元',
       discard: '破棄',
       restored: '未保存の変更を復元し、保存しています。',
+      merged: '未保存の変更を新しい版に統合し、保存しています。',
     },
     repaired: {
       intro: 'このドキュメントは開くときに修復されました:',

@@ -171,4 +171,16 @@ describe('panel frame', () => {
     expect(at(125, 1200)).toEqual([255, 255, 255, 255]);
     expect(at(95, 1200)).toEqual([255, 255, 255, 255]);
   });
+
+  it('the width is in page units: an export at another size than the page scales it as the screen does', () => {
+    const editor = makeEditor();
+    const root = pageRoot(editor);
+    const id = panelIds(editor.doc, root)[0]!;
+    ok(editor.execute(setPanelBorder, { ids: [id], width: 8 }));
+    const { width, height } = editor.doc.comicConfiguration;
+    const double = planPage(editor.doc, root, { size: { width: width * 2, height: height * 2 } });
+    expect(findRaster(double.nodes, 'panelBorder')!.stroke).toEqual({ width: 16, color: '#000000' });
+    const half = planPage(editor.doc, root, { size: { width: width / 2, height: height / 2 } });
+    expect(findRaster(half.nodes, 'panelBorder')!.stroke?.width).toBe(4);
+  });
 });

@@ -27,6 +27,16 @@ export function comicExportSize(comic: ComicConfiguration): { width: number; hei
   return pageCanvasSize(comic.setup);
 }
 
+/**
+ * A panel frame's width on the page (canvas units) for its `borderWidth`, which is in pixels of the page's standard
+ * export (editor.md §9: the 1700×2400 PSD has a 5 px stroke, whatever the page's own size). The editor draws this,
+ * and an export at any size scales it with the page, so the screen and every export show the same line.
+ */
+export function frameWidthOnPage(comic: ComicConfiguration, borderWidth: number): number {
+  const size = comicExportSize(comic);
+  return borderWidth / Math.sqrt((size.width / comic.width) * (size.height / comic.height));
+}
+
 /** How a comic's exported page images are printed: their resolution and bleed in exported pixels. */
 export function comicPrintGeometry(comic: ComicConfiguration): { dpi: number; bleedPx: number } {
   if (comic.setup.preset === 'DEFAULT') return { dpi: comic.setup.dpi, bleedPx: 0 };

@@ -3,6 +3,7 @@ import type { LayerNode } from '../store/state.ts';
 import type { PlanContext, PlanGroup, PlanNode } from '../export/plan-types.ts';
 import { clampName, grow, intersect, pixelRect } from '../export/rects.ts';
 import { boxOfPoints } from './geometry.ts';
+import { frameWidthOnPage } from '../export/plan.ts';
 
 /**
  * All panels of one sibling list as one block: one group per panel, panel 1 last so that it is the top group of
@@ -34,9 +35,10 @@ export function panelBlock(panels: LayerNode<'PANEL'>[], pool: readonly LayerNod
 function panelGroup(p: LayerNode<'PANEL'>, pool: readonly LayerNode[], number: number, ctx: PlanContext): PlanGroup {
   const polygon = p.data.vertices.map((v) => ctx.toPage(v));
   const bounds = boxOfPoints(polygon);
-  // The width is in export pixels, not scaled with the page: the spec's stroke is 5 px in the 1700×2400 export
-  // whatever the page size (on the standard page the editor's units are those pixels, so both draw the same).
-  const stroke = { width: p.data.borderWidth, color: p.data.borderColor };
+  // The width is in pixels of the page's standard export (the spec's 5 px in the 1700×2400 PSD, whatever the page
+  // size): on the page it is `frameWidthOnPage`, as the editor draws it, scaled here with the page to this export.
+  const onPage = frameWidthOnPage(ctx.comic, p.data.borderWidth);
+  const stroke = { width: onPage * Math.sqrt(ctx.scaleX * ctx.scaleY), color: p.data.borderColor };
   const half = stroke.width / 2;
   const name = p.name && p.name !== 'Panel' ? p.name : `Panel ${number}`;
   const children: PlanNode[] = [

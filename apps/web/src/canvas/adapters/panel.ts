@@ -1,6 +1,6 @@
 import Konva from 'konva';
 import { readingBadgeAt } from '@koma/domain';
-import type { LayerNode } from '@koma/editor';
+import { frameWidthOnPage, type LayerNode } from '@koma/editor';
 import { defineAdapter, type RenderContext } from './types.ts';
 
 /** The frame line, or for a borderless panel the thin dashed guide the editor shows instead. */
@@ -13,7 +13,8 @@ function outline(group: Konva.Group, layer: LayerNode<'PANEL'>, ctx: RenderConte
       points,
       closed: true,
       stroke: border ? layer.data.borderColor : 'rgba(40, 90, 200, 0.6)',
-      strokeWidth: border ? layer.data.borderWidth : 1.5 / ctx.zoom,
+      // In the standard export's pixels (editor.md §9), drawn at the page's scale so the screen matches the export.
+      strokeWidth: border ? frameWidthOnPage(ctx.doc.comicConfiguration, layer.data.borderWidth) : 1.5 / ctx.zoom,
       dash: border ? undefined : [10 / ctx.zoom, 6 / ctx.zoom],
       // The export strokes by distance from the edges, which rounds the outer corners: so does the screen.
       lineJoin: 'round',

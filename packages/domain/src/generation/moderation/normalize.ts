@@ -93,7 +93,8 @@ export function normalizePrompt(prompt: string): Normalized {
     const width = cp > 0xffff ? 2 : 1;
     const out = foldCodePoint(cp);
     let joined = '';
-    if (out.length > 0 && text.length > 0 && KANA_VOICING.test(out.charAt(0))) {
+    const lead = out.charCodeAt(0);
+    if (text.length > 0 && (lead === 0x3099 || lead === 0x309a)) {
       // A separate voicing mark (half-width ﾞ/ﾟ or a combining one) joins the kana before it: ｶﾞ → ガ.
       joined = (text.charAt(text.length - 1) + out).normalize('NFC');
     }

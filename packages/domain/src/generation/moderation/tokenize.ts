@@ -82,6 +82,9 @@ export function canonOf(token: string): string {
 // Only tag and clause separators break a phrase; dots, dashes, slashes and line breaks are how words get spaced out
 // to evade lists. The Japanese comma and full stop count as breaks.
 const PHRASE_BREAK = new Set([...',;()[]{}、，。'].map((c) => c.charCodeAt(0)));
+// The ASCII ones also have their own character class, read from the table the scan reads anyway.
+const BREAK = 3;
+for (const c of PHRASE_BREAK) if (c < 128) CLASS[c] = BREAK;
 /** Single characters that join the word parts on either side (`na-ked`, `na.ked`, `y/o`). */
 const JOINER = new Set([...'-._\'*~+:/\\^`·•‧・=#"'].map((c) => c.charCodeAt(0)));
 
@@ -139,7 +142,7 @@ export function tokenizeNormalized(n: Normalized): Tokens {
       sawBreak = false;
       gapStart = i;
     }
-    if (i < len && PHRASE_BREAK.has(c)) sawBreak = true;
+    if (i < len && (c < 128 ? CLASS[c] === BREAK : PHRASE_BREAK.has(c))) sawBreak = true;
   }
   return { raw, canon, start, end, breakBefore, joinBefore, gapBefore };
 }
@@ -269,9 +272,10 @@ export interface Joinings {
 
 export function joinings(t: Tokens): Joinings {
   const joined = joinTokens(t);
-  const loose = joinTokens(t, true);
-  // Loose links include the strict ones: with as many words, the loose joining is the strict one.
-  return { joined, loose: loose && (!joined || loose.raw.length < joined.raw.length) ? loose : null };
+  // Loose links include the strict ones, so the loose joining is only built where some link is loose only.
+  let looser = false;
+  for (let i = 1; i < t.raw.length && !looser; i++) looser = !t.joinBefore[i] && linked(t, i, true) && !linked(t, i);
+  return { joined, loose: looser ? joinTokens(t, true) : null };
 }
 
 /** The canonical token spelling of a word-list term, as the matcher compares it. */

@@ -89,6 +89,7 @@ export async function importPsd(
         rect: item.rect,
         opacity: item.opacity,
         blendMode: item.blendMode,
+        ...(item.turn ? { turn: item.turn } : {}),
       });
     } catch (error) {
       console.error('Import of a layer failed', error);

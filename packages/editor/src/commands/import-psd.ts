@@ -19,6 +19,8 @@ export type ImportedEntry =
       rect: { x: number; y: number; width: number; height: number };
       opacity: number;
       blendMode: BlendMode;
+      /** Degrees clockwise and mirroring of the image about its box centre; `rect` is the box before the turn. */
+      turn?: { rotation: number; flipX: boolean; flipY: boolean };
     }
   | { kind: 'layer'; key: string; clipTo: string | null; layer: Layer };
 
@@ -91,6 +93,14 @@ function imageLayer(id: string, entry: Extract<ImportedEntry, { kind: 'image' }>
   layer.visible = entry.visible;
   layer.opacity = Math.min(1, Math.max(0, entry.opacity));
   layer.blendMode = entry.blendMode;
+  if (entry.turn) {
+    if (!Number.isFinite(entry.turn.rotation)) {
+      throw new CommandError(`The imported layer “${entry.name}” has no valid rotation`);
+    }
+    layer.rotation = entry.turn.rotation;
+    layer.flipX = entry.turn.flipX;
+    layer.flipY = entry.turn.flipY;
+  }
   return layer;
 }
 

@@ -7,6 +7,7 @@ export * from './watermark.ts';
 export * from './plan.ts';
 export * from './psd.ts';
 export * from './read.ts';
+export * from './unturn.ts';
 export * from './koma-meta.ts';
 export * from './zip.ts';
 export * from './cbz.ts';

@@ -15,10 +15,20 @@ export interface KomaPsdMeta {
   area: { x: number; y: number; width: number; height: number };
   scaleX: number;
   scaleY: number;
-  /** PSD layer id → the Koma layer it came from and the part it shows (a plan role, or 'group'). */
-  nodes: Record<string, { layerId: string | null; role: string }>;
+  /**
+   * PSD layer id → the Koma layer it came from and the part it shows (a plan role, or 'group'), and for a turned
+   * or mirrored image its turn and its box before the turn (document units): its pixels come back upright.
+   */
+  nodes: Record<string, { layerId: string | null; role: string; turn?: KomaTurn }>;
   /** The saved form (no children) of the layers that come back from their data, by id. */
   layers: Record<string, Layer>;
+}
+
+export interface KomaTurn {
+  rotation: number;
+  flipX: boolean;
+  flipY: boolean;
+  box: { x: number; y: number; width: number; height: number };
 }
 
 /** The XML namespace of the block; the version is in the JSON, so it never changes. */
@@ -37,7 +47,18 @@ const zMeta = z.object({
   nodes: z
     .record(
       z.string().regex(/^[1-9]\d{0,9}$/, 'a PSD layer id'),
-      z.object({ layerId: z.string().min(1).max(200).nullable(), role: z.string().min(1).max(40) }),
+      z.object({
+        layerId: z.string().min(1).max(200).nullable(),
+        role: z.string().min(1).max(40),
+        turn: z
+          .object({
+            rotation: finite,
+            flipX: z.boolean(),
+            flipY: z.boolean(),
+            box: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
+          })
+          .optional(),
+      }),
     )
     .refine((r) => Object.keys(r).length <= MAX_ENTRIES, `at most ${MAX_ENTRIES} layers`),
   layers: z

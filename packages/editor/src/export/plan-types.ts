@@ -54,6 +54,18 @@ export interface PlanRaster {
   text?: PlanText;
   /** An image's adjustments (only when some differ from the defaults), applied to its pixels by the builder. */
   adjust?: PlanAdjust;
+  /**
+   * A turned or mirrored image: its turn and its box before the turn, in document units. The raster shows the turned
+   * picture; the Koma block stores this so that an import takes the pixels back upright and turns the layer instead.
+   */
+  turn?: PlanTurn;
+}
+
+export interface PlanTurn {
+  rotation: number;
+  flipX: boolean;
+  flipY: boolean;
+  box: Rect;
 }
 
 /** The image's filter parameters and its whole box in export pixels, which places the vignette and the grain. */

@@ -115,7 +115,11 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
     for (const node of nodes) {
       layerCount++;
       const id = layerCount;
-      metaNodes[id] = { layerId: node.layerId, role: node.kind === 'group' ? 'group' : node.role };
+      metaNodes[id] = {
+        layerId: node.layerId,
+        role: node.kind === 'group' ? 'group' : node.role,
+        ...(node.kind === 'raster' && node.turn ? { turn: node.turn } : {}),
+      };
       if (node.kind === 'group') {
         out.push({
           id,

@@ -2,9 +2,11 @@ import { readPsd, type Layer, type Psd } from 'ag-psd';
 import { BLEND_MODES, type BlendMode, type Layer as KomaLayer } from '@koma/domain';
 import { layerKind } from '../kinds/lookup.ts';
 import { ensurePsdPixels } from './psd.ts';
-import { readKomaXmp, type KomaPsdMeta } from './koma-meta.ts';
+import { readKomaXmp, type KomaPsdMeta, type KomaTurn } from './koma-meta.ts';
 import { textLayerOf, type PsdToDoc } from './read-text.ts';
-import { bakeOpacity, type Raster } from './raster.ts';
+import { bakeOpacity, type Raster, type Rect } from './raster.ts';
+import { turnedLayerRect, unturnPixels } from './unturn.ts';
+import type { Turn } from '../kinds/placement.ts';
 import { ImportError } from './import-error.ts';
 
 /** A raster layer of an imported PSD, ready to become an image layer: opacity and mask are in its alpha. */
@@ -55,6 +57,8 @@ export type ImportItem =
       rect: { x: number; y: number; width: number; height: number };
       opacity: number;
       blendMode: BlendMode;
+      /** A turned or mirrored image of Koma's own file: `rect` is its box before the turn, the pixels upright. */
+      turn?: Turn;
     }
   | { kind: 'layer'; key: string; clipTo: string | null; layer: KomaLayer };
 
@@ -252,13 +256,16 @@ function readKomaLayers(psd: Psd, meta: KomaPsdMeta, result: PsdImport): void {
       }
       bakeOpacity(pixels, layer.fillOpacity ?? 1);
       const key = keyFor(entry?.layerId ?? null);
-      pushPixels(result, layer, name, !layerHidden, pixels, place, {
-        opacity: Math.min(1, Math.max(0, layer.opacity ?? 1)),
-        blendMode,
-        clipTo,
-        key,
-        scaleY,
-      });
+      const appearance = { opacity: Math.min(1, Math.max(0, layer.opacity ?? 1)), blendMode, clipTo, key };
+      const turn = entry?.turn && turnStillFits(entry.turn, layer, pixels, meta, psd);
+      if (entry?.turn && turn) {
+        // A turned image: its pixels back upright, the layer turned instead (so it can be turned again losslessly).
+        const { box } = entry.turn;
+        const upright = unturnPixels(pixels, layer.left ?? 0, layer.top ?? 0, box, turn, meta);
+        pushUpright(result, layer, name, !layerHidden, upright, { ...appearance, rect: box, turn });
+      } else {
+        pushPixels(result, layer, name, !layerHidden, pixels, place, { ...appearance, scaleY });
+      }
       if (!layer.clipping) base = key;
     }
   };
@@ -326,6 +333,45 @@ function pushPixels(
     },
     opacity: options.opacity,
     blendMode: options.blendMode,
+  });
+}
+
+/** The turn of a Koma block entry, when the PSD layer still sits where the export put it (not moved or cropped). */
+function turnStillFits(entry: KomaTurn, layer: Layer, pixels: Raster, meta: KomaPsdMeta, psd: Psd): Turn | null {
+  const { rotation, flipX, flipY, box } = entry;
+  const turn = { rotation, flipX, flipY };
+  const at = turnedLayerRect(box, turn, { ...meta, width: psd.width, height: psd.height });
+  const left = layer.left ?? 0;
+  const top = layer.top ?? 0;
+  const near = (p: number, q: number) => Math.abs(p - q) <= 1;
+  const fits =
+    near(left, at.x) &&
+    near(top, at.y) &&
+    near(left + pixels.width, at.x + at.width) &&
+    near(top + pixels.height, at.y + at.height);
+  return fits ? turn : null;
+}
+
+/** A turned image of Koma's own file, its pixels already upright: placed at its box from the Koma block. */
+function pushUpright(
+  result: PsdImport,
+  layer: Layer,
+  name: string,
+  visible: boolean,
+  pixels: Raster,
+  options: { opacity: number; blendMode: BlendMode; clipTo: string | null; key: string; rect: Rect; turn: Turn },
+): void {
+  const index = result.layers.length;
+  result.layers.push({ name, left: layer.left ?? 0, top: layer.top ?? 0, visible, pixels });
+  result.items.push({
+    kind: 'pixels',
+    key: options.key,
+    clipTo: options.clipTo,
+    layer: index,
+    rect: { ...options.rect },
+    opacity: options.opacity,
+    blendMode: options.blendMode,
+    turn: options.turn,
   });
 }
 

@@ -64,6 +64,17 @@ export const imageKind = defineKind({
   export: {
     nodes(l, clipping, ctx) {
       const adjusted = !isDefaultFilter(l.data.filterParams);
+      const rotation = l.rotation ?? 0;
+      const t = l.transform;
+      const turned =
+        rotation % 360 !== 0 || l.flipX || l.flipY
+          ? {
+              rotation,
+              flipX: !!l.flipX,
+              flipY: !!l.flipY,
+              box: { x: t.x, y: t.y, width: t.size.width, height: t.size.height },
+            }
+          : null;
       return [
         {
           kind: 'raster',
@@ -72,6 +83,7 @@ export const imageKind = defineKind({
           role: 'image',
           rect: intersect(pixelRect(ctx.boxOf(l)), ctx.canvas),
           ...(adjusted ? { adjust: { params: { ...l.data.filterParams }, box: ctx.boxOf(l) } } : {}),
+          ...(turned ? { turn: turned } : {}),
         },
       ];
     },

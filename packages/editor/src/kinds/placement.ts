@@ -34,25 +34,42 @@ export function placementOf(node: LayerNode): Placement {
   const t = node.transform;
   const appearance = { opacity: node.opacity ?? 1, blendMode: node.blendMode ?? 'normal' };
   const turns = TURNING_KINDS.has(node.type);
-  const rotation = turns ? (node.rotation ?? 0) : 0;
-  const fx = turns && node.flipX ? -1 : 1;
-  const fy = turns && node.flipY ? -1 : 1;
-  if (rotation % 360 === 0 && fx === 1 && fy === 1) {
-    return { matrix: [1, 0, 0, 1, t.x, t.y], size: t.size, ...appearance };
-  }
-  const r = (rotation * Math.PI) / 180;
+  const turn = {
+    rotation: turns ? (node.rotation ?? 0) : 0,
+    flipX: turns && !!node.flipX,
+    flipY: turns && !!node.flipY,
+  };
+  return { matrix: turnedMatrix({ x: t.x, y: t.y, ...t.size }, turn), size: t.size, ...appearance };
+}
+
+/** A layer's turn and mirror: degrees clockwise about its box centre, then flips there. */
+export interface Turn {
+  rotation: number;
+  flipX: boolean;
+  flipY: boolean;
+}
+
+/**
+ * The matrix placing a box (its position and size on the canvas before any turn) turned and mirrored about its
+ * centre: what placementOf uses, and what a PSD import uses to take a turned picture's pixels back upright.
+ */
+export function turnedMatrix(box: { x: number; y: number; width: number; height: number }, turn: Turn): Matrix {
+  const fx = turn.flipX ? -1 : 1;
+  const fy = turn.flipY ? -1 : 1;
+  if (turn.rotation % 360 === 0 && fx === 1 && fy === 1) return [1, 0, 0, 1, box.x, box.y];
+  const r = (turn.rotation * Math.PI) / 180;
   const cos = Math.cos(r);
   const sin = Math.sin(r);
-  const cx = t.size.width / 2;
-  const cy = t.size.height / 2;
+  const cx = box.width / 2;
+  const cy = box.height / 2;
   // translate(centre) · rotate · scale(flip) · translate(-half size)
   const a = cos * fx;
   const b = sin * fx;
   const c = -sin * fy;
   const d = cos * fy;
-  const e = t.x + cx - (a * cx + c * cy);
-  const f = t.y + cy - (b * cx + d * cy);
-  return { matrix: [a, b, c, d, e, f], size: t.size, ...appearance };
+  const e = box.x + cx - (a * cx + c * cy);
+  const f = box.y + cy - (b * cx + d * cy);
+  return [a, b, c, d, e, f];
 }
 
 export function applyMatrix(m: Matrix, p: Point): Point {

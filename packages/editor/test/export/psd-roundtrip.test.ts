@@ -18,14 +18,14 @@ import {
   writePsdBytes,
   type PsdImport,
 } from '../../src/export/index.ts';
-import { fixtureDoc, syntheticRasters } from './support.ts';
+import { COLORS, fixtureDoc, syntheticRasters } from './support.ts';
 import { idCounter } from '../support.ts';
 
 /** The fixture page with the art turned and blended and the bubble turned, exported as Koma writes it. */
 function exported() {
   const { doc, rootId } = fixtureDoc();
   const layers = { ...doc.layers };
-  layers.sky = { ...layers.sky!, rotation: 20, opacity: 0.5, blendMode: 'multiply' };
+  layers.sky = { ...layers.sky!, rotation: 20, flipX: true, opacity: 0.5, blendMode: 'multiply' };
   layers.hello = { ...layers.hello!, rotation: 30 };
   const turned = { ...doc, layers };
   const plan = planPage(turned, rootId);
@@ -48,6 +48,7 @@ function entriesOf(read: PsdImport): ImportedEntry[] {
           rect: item.rect,
           opacity: item.opacity,
           blendMode: item.blendMode,
+          ...(item.turn ? { turn: item.turn } : {}),
         },
   );
 }
@@ -118,8 +119,13 @@ describe('Koma PSD round trip', () => {
     expect(hero.visible).toBe(false);
     expect(logo.clipTarget).toBeNull();
     expect([sky.opacity, sky.blendMode]).toEqual([expect.closeTo(0.5, 2), 'multiply']);
-    // The art's turn is in its pixels (the PSD layer holds the turned picture), so it comes back upright.
-    expect(sky.rotation).toBe(0);
+    // The art comes back turned as it was (from the Koma block), its box where it was, its pixels upright.
+    const skyWas = doc.layers.sky!;
+    expect([sky.rotation, sky.flipX, sky.flipY]).toEqual([20, true, false]);
+    expect(sky.transform.x).toBeCloseTo(skyWas.transform.x, 6);
+    expect(sky.transform.y).toBeCloseTo(skyWas.transform.y, 6);
+    expect(sky.transform.size.width).toBeCloseTo(skyWas.transform.size.width, 6);
+    expect(sky.transform.size.height).toBeCloseTo(skyWas.transform.size.height, 6);
 
     const hello = byName(after, page.rootId, 'Hello') as LayerNode<'TEXT'>;
     const was = doc.layers.hello as LayerNode<'TEXT'>;
@@ -136,6 +142,44 @@ describe('Koma PSD round trip', () => {
     expect(after.layers[doc.pages[0]!.rootId]).toBe(doc.layers[doc.pages[0]!.rootId]);
     editor.undo();
     expect(editor.doc.pages).toHaveLength(1);
+  });
+
+  it('takes the pixels of a turned picture back upright at their own size', () => {
+    const index = read.layers.findIndex((l) => l.name === 'Sky');
+    const item = read.items.find((i) => i.kind === 'pixels' && i.layer === index);
+    if (item?.kind !== 'pixels') throw new Error('no Sky pixels');
+    expect(item.turn).toEqual({ rotation: 20, flipX: true, flipY: false });
+    const { pixels } = read.layers[index]!;
+    const box = doc.layers.sky!.transform.size;
+    // The page exports at 2×: the upright picture is the box at that scale, not the turned bounding box.
+    expect([pixels.width, pixels.height]).toEqual([box.width * 2, box.height * 2]);
+    const at = (x: number, y: number) => [
+      ...pixels.data.subarray((y * pixels.width + x) * 4, (y * pixels.width + x) * 4 + 4),
+    ];
+    expect(at(pixels.width / 2, pixels.height / 2)).toEqual([...COLORS.sky!]);
+    // Mirrored and turned 20°, the picture's bottom-left corner stayed on the page and its right-hand corners went
+    // past the page's top and left edges: they come back clear (a picture not taken back, or taken back unmirrored,
+    // would show these the other way round).
+    expect(at(3, pixels.height - 3)).toEqual([...COLORS.sky!]);
+    expect(at(pixels.width - 3, 3)[3]).toBe(0);
+    expect(at(pixels.width - 3, pixels.height - 3)[3]).toBe(0);
+  });
+
+  it('keeps the pixels as they are when another tool moved the turned picture', () => {
+    ensurePsdPixels();
+    const psd = readPsd(bytes, { useImageData: true });
+    const all = (layers: PsdLayer[]): PsdLayer[] => layers.flatMap((l) => [l, ...all(l.children ?? [])]);
+    const skyLayer = all(psd.children ?? []).find((l) => l.name === 'Sky')!;
+    skyLayer.top! += 40;
+    skyLayer.bottom! += 40;
+    const moved = readPsdForImport(writePsdUint8Array(psd, { noBackground: true }));
+    const index = moved.layers.findIndex((l) => l.name === 'Sky');
+    const item = moved.items.find((i) => i.kind === 'pixels' && i.layer === index);
+    if (item?.kind !== 'pixels') throw new Error('no Sky pixels');
+    // Not taken back by a turn that no longer fits: upright, the turn in its pixels, where the layer now is.
+    expect(item.turn).toBeUndefined();
+    expect(item.rect.y).toBeCloseTo(skyLayer.top! / 2, 6);
+    expect(moved.layers[index]!.pixels.width).toBe(skyLayer.imageData!.width);
   });
 
   it('imports into the current page on request, next to what is there', () => {

@@ -33,6 +33,7 @@ import { Accounts } from './services/accounts.ts';
 import { MemoryAttemptStore, RedisAttemptStore, SigninLimiter } from './services/attempt-limiter.ts';
 import { CreditLedger } from './services/credit-ledger.ts';
 import { DocumentCache } from './services/document-cache.ts';
+import { HeadCache } from './services/head-cache.ts';
 import { ImageStore } from './services/image-store.ts';
 import { Workspaces } from './services/workspaces.ts';
 import { createWorkspaceEvents } from './services/workspace-events.ts';
@@ -71,6 +72,7 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     config.sessionIdleDays * 24 * 3600 * 1000,
     createWorkspaceEvents(config.redisUrl, config.redisKeyPrefix),
     config.history,
+    new HeadCache(config.headCacheBytes),
   );
   const signinLimiter = new SigninLimiter(
     config.redisUrl

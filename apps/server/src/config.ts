@@ -33,6 +33,8 @@ export interface ServerConfig {
   maxImagePixels: number;
   /** Memory for recently read workspace documents (bytes); 0 turns the cache off. */
   documentCacheBytes: number;
+  /** Memory for the decoded heads of recently saved workspaces (patch saves validate only what changed); 0: off. */
+  headCacheBytes: number;
   /** Bytes of images a user may upload up to (uploads and inline images of requests; results always land). */
   storageQuotaBytes: number;
   /** Image uploads (POST /api/image) per user per window. */
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxImageBytes: int(env, 'MAX_IMAGE_BYTES', 10 * 1024 * 1024, 1024),
     maxImagePixels: int(env, 'MAX_IMAGE_PIXELS', 100_000_000, 1),
     documentCacheBytes: int(env, 'DOCUMENT_CACHE_BYTES', 64 * 1024 * 1024),
+    headCacheBytes: int(env, 'HEAD_CACHE_BYTES', 128 * 1024 * 1024),
     storageQuotaBytes: int(env, 'STORAGE_QUOTA_BYTES', 2 * 1024 * 1024 * 1024, 1),
     uploadRateLimit: {
       max: int(env, 'UPLOAD_RATE_LIMIT', 60, 1),

@@ -125,4 +125,46 @@ describe.each(backends)('patch saves on %s', (backendName) => {
     expect((await other.post(`/api/workspace/${id}/patches`, { revision: base.revision, patch })).statusCode).toBe(404);
     expect((await read(c, id)).revision).toBe(base.revision);
   });
+  it('stays right with two API processes on one database: a held head is used only while it is the head', async () => {
+    const { c, id } = await newWorkspace(`two-${backendName}@example.com`);
+    const two = await backend.start();
+    try {
+      const other = new TestClient(two);
+      other.cookie = c.cookie;
+      const change = async (via: TestClient, revision: number, edit: (d: WorkspaceData) => void) => {
+        const before = await read(via, id);
+        const after = structuredClone(before.data);
+        edit(after);
+        return via.post(`/api/workspace/${id}/patches`, { revision, patch: diffJson(before.data, after) });
+      };
+      // Process one holds revision 2 decoded after its own save; process two then stores revision 3.
+      expect((await change(c, 1, (d) => (d.pages[0]!.rootLayer.name = 'one'))).statusCode).toBe(200);
+      expect((await change(other, 2, (d) => (d.viewTransform = { x: 5, y: 6, zoom: 2 }))).statusCode).toBe(200);
+      // One's held head (2) is not the head: a patch against 2 is a conflict, one against 3 keeps two's change.
+      const stale = await c.post(`/api/workspace/${id}/patches`, {
+        revision: 2,
+        patch: [{ op: 'replace', path: '/lastPage', value: 0 }],
+      });
+      expect(stale.statusCode).toBe(409);
+      expect((await change(c, 3, (d) => (d.pages[0]!.rootLayer.name = 'both'))).statusCode).toBe(200);
+      // Both processes serve the same revision 4 (one from what it now holds, two rebuilt from the database).
+      for (const via of [c, other]) {
+        const seen = await read(via, id);
+        expect(seen.revision).toBe(4);
+        expect(seen.data.viewTransform).toEqual({ x: 5, y: 6, zoom: 2 });
+        expect(seen.data.pages[0]!.rootLayer.name).toBe('both');
+      }
+      // And a refusal through the held head is the full save's, with the same words.
+      const refused = await c.post(`/api/workspace/${id}/patches`, {
+        revision: 4,
+        patch: [{ op: 'replace', path: '/pages/0/rootLayer/clippedLayers', value: [1] }],
+      });
+      expect(refused.statusCode).toBe(400);
+      expect((refused.json() as { message: string }).message).toMatch(
+        /^data\.pages\[0\]\.rootLayer\.clippedLayers\[0\]: /,
+      );
+    } finally {
+      await two.close();
+    }
+  });
 });

@@ -7,6 +7,7 @@ import {
   rebuildVersion,
   retainedRevisions,
   storedForm,
+  type DocumentText,
   type KeyframePolicy,
   type RetentionPolicy,
 } from '@koma/domain';
@@ -51,7 +52,7 @@ export class VersionStore {
     trx: Database,
     id: string,
     revision: number,
-    json: string,
+    json: string | DocumentText,
     patchFromPrevious: string | null,
     meta: { savedAt: string; origin: SaveOrigin; thumbnailId: string | null },
   ): Promise<void> {

@@ -4,7 +4,12 @@ import {
   decodeWorkspaceData,
   DOCUMENT_VERSION,
   inferWorkspaceType,
+  jsonLength,
   patchBetween,
+  validatePatched,
+  type DocumentText,
+  type JsonPatch,
+  type KnownObjects,
   type WorkspaceData,
   type WorkspaceType,
 } from '@koma/domain';
@@ -16,6 +21,7 @@ import * as repo from '../repositories/workspaces.ts';
 import * as versionsRepo from '../repositories/revisions.ts';
 import { hashToken } from './accounts.ts';
 import type { DocumentCache } from './document-cache.ts';
+import { HeadCache, lazyText } from './head-cache.ts';
 import { decodeBase64, type ImageStore } from './image-store.ts';
 import { LocalWorkspaceEvents, type WorkspaceEvents } from './workspace-events.ts';
 import { DEFAULT_HISTORY, VersionStore, type HistoryOptions, type SaveOrigin } from './version-store.ts';
@@ -94,6 +100,24 @@ function thumbnailUrls(type: WorkspaceType, data: WorkspaceData, map: Record<str
   });
 }
 
+/** A patched document, ready to store: its text (written out only if needed) and the patch stored for it. */
+interface PatchedDocument {
+  data: WorkspaceData;
+  json: string | DocumentText;
+  stored: string;
+  known?: KnownObjects;
+}
+
+/** The patched document decoded whole, as a full save is. */
+function decodePatched(baseDoc: unknown, applied: unknown, patch: JsonPatch): PatchedDocument {
+  const data = decodeOrThrow(applied);
+  const json = serialiseDocument(data);
+  // Stored as the client's own patch when the codec changed nothing in what it made; else as the diff from
+  // the base to what is stored, so the version rebuilds to exactly the stored document.
+  const stored = JSON.stringify(applied) === json ? JSON.stringify(patch) : patchBetween(baseDoc, JSON.parse(json));
+  return { data, json, stored };
+}
+
 /** Workspaces: the rules of saving (validation, revisions, thumbnails, ownership). */
 /** A workspace as the editor reads it: the stored document bytes and its head. */
 export interface WorkspaceRead {
@@ -126,6 +150,8 @@ export class Workspaces {
     /** Where "saved elsewhere" goes after each committed revision (the editors' live updates). */
     readonly events: WorkspaceEvents = new LocalWorkspaceEvents(),
     history: HistoryOptions = DEFAULT_HISTORY,
+    /** Decoded heads, so that a patch save validates only what it changed. */
+    private readonly heads: HeadCache = new HeadCache(64 * 1024 * 1024),
   ) {
     this.versions = new VersionStore(db, dialect, history, now);
   }
@@ -180,6 +206,7 @@ export class Workspaces {
         thumbnailId,
       });
     });
+    this.heads.set(id, 1, data);
     return id;
   }
 
@@ -216,7 +243,7 @@ export class Workspaces {
     const revision = Number(meta.revision);
     let data = this.cache.get(id, revision);
     if (!data) {
-      const json = await this.versions.rebuild(id, revision);
+      const json = this.heads.text(id, revision) ?? (await this.versions.rebuild(id, revision));
       // Deleted between the two reads.
       if (json === null) throw notFound('Workspace');
       data = Buffer.from(json);
@@ -286,23 +313,44 @@ export class Workspaces {
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
     if (!meta) throw notFound('Workspace');
     if (input.revision !== Number(meta.revision)) throw revisionConflict(Number(meta.revision));
-    const base = await this.readRevision(id, meta);
-    const baseDoc: unknown = JSON.parse(base.data.toString('utf8'));
-    const applied = applyJsonPatch(baseDoc, input.patch as Parameters<typeof applyJsonPatch>[1]);
-    if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
-    const data = decodeOrThrow(applied.value);
-    const json = serialiseDocument(data);
-    // Stored as the client's own patch when the codec changed nothing in what it made; else as the diff from
-    // the base to what is stored, so the version rebuilds to exactly the stored document.
-    const stored =
-      JSON.stringify(applied.value) === json ? JSON.stringify(input.patch) : patchBetween(baseDoc, JSON.parse(json));
+    const patch = input.patch as JsonPatch;
+    const head = this.heads.get(id, input.revision);
+    let next: PatchedDocument;
+    if (head) {
+      const applied = applyJsonPatch(head.doc, patch);
+      if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
+      // Only the objects the patch made are validated; when that cannot decide, the whole document is decoded.
+      const quick = validatePatched(head.known, head.doc, applied.value, patch);
+      if (quick.ok) {
+        next = {
+          data: quick.value,
+          json: lazyText(quick.value, jsonLength(head.known, quick.value)),
+          stored: quick.inSavedForm ? JSON.stringify(patch) : patchBetween(head.doc, quick.value),
+          known: head.known,
+        };
+      } else next = decodePatched(head.doc, applied.value, patch);
+    } else {
+      const base = await this.readRevision(id, meta);
+      const baseDoc: unknown = JSON.parse(base.data.toString('utf8'));
+      const applied = applyJsonPatch(baseDoc, patch);
+      if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
+      next = decodePatched(baseDoc, applied.value, patch);
+    }
+    const data = next.data;
     const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
     try {
       // writeRevision checks again under the lock that `revision` is still the head.
-      const result = await this.writeRevision(userId, id, data, input.revision, newThumbnail, { tab, device }, json, {
-        revision: input.revision,
-        patch: stored,
-      });
+      const result = await this.writeRevision(
+        userId,
+        id,
+        data,
+        input.revision,
+        newThumbnail,
+        { tab, device },
+        next.json,
+        { revision: input.revision, patch: next.stored },
+        next.known,
+      );
       await this.deleteImages(userId, result.dropped);
       return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
     } catch (err) {
@@ -385,6 +433,7 @@ export class Workspaces {
     if (!meta) throw notFound('Workspace');
     const named = await versionsRepo.thumbnailsInUse(this.db, id);
     await repo.deleteWorkspace(this.db, userId, id);
+    this.heads.delete(id);
     const current = Object.values(JSON.parse(meta.thumbnail_ids) as Record<string, string>);
     await this.deleteImages(userId, [...new Set([...current, ...named])]);
   }
@@ -491,9 +540,11 @@ export class Workspaces {
     expected: number | undefined,
     newThumbnail: string | null,
     origin: SaveOrigin,
-    json: string,
+    json: string | DocumentText,
     /** The stored patch from revision `revision` to this document; used when that revision is still the head. */
     fromHead: { revision: number; patch: string } | null,
+    /** What is known of the document's objects, when it was made from a decoded head. */
+    known?: KnownObjects,
   ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
     const result = await this.db.transaction().execute(async (trx) => {
       // Re-read under the lock: the check before the thumbnail work may be stale by now.
@@ -533,7 +584,8 @@ export class Workspaces {
       return { revision, map: pruned.kept, dropped: dropped.filter((t) => !named.has(t)) };
     });
     // Only after the commit: a rolled-back revision must never be served.
-    this.cache.set(id, result.revision, Buffer.from(json));
+    if (typeof json === 'string') this.cache.set(id, result.revision, Buffer.from(json));
+    this.heads.set(id, result.revision, data, { length: json.length, ...(known ? { known } : {}) });
     this.events.publish({ workspaceId: id, revision: result.revision, tab: origin.tab });
     // Retention after the save is stored; a failed pass changes nothing and the next save tries again.
     try {

@@ -16,3 +16,4 @@ export * from './codec.ts';
 export * from './repair.ts';
 export * from './factory.ts';
 export * from './pose-presets.ts';
+export * from './incremental.ts';

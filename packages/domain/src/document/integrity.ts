@@ -13,30 +13,49 @@ export function checkIntegrity(data: WorkspaceData, fmt: (path: Path) => string 
   const seen = new Set<string>();
   const roots: [Layer, Path][] = [[data.rootLayer, ['rootLayer']]];
   data.pages.forEach((page, i) => roots.push([page.rootLayer, ['pages', i, 'rootLayer']]));
-
   for (const [root, rootPath] of roots) {
-    const panels = new Set<string>();
-    const panelPaths: [Layer, Path][] = [];
-    const error = checkGroup(root, rootPath, seen, panels, panelPaths, fmt);
+    const error = checkLayerTree(root, rootPath, seen, fmt);
     if (error) return error;
-    for (const [panel, path] of panelPaths) {
-      if (panel.type !== 'PANEL') continue;
-      for (const side of ['left', 'right', 'top', 'bottom'] as const) {
-        const list = panel.data.neighborPanels[side];
-        for (let k = 0; k < list.length; k++) {
-          const id = list[k]!;
-          if (!panels.has(id) || id === panel.id) {
-            const at = fmt([...path, 'data', 'neighborPanels', side, k]);
-            return {
-              code: 'BROKEN_REFERENCE',
-              message: `Neighbour panel "${id}" does not exist on this page`,
-              path: at,
-            };
-          }
+  }
+  return checkDocumentFields(data);
+}
+
+/**
+ * The checks of one layer tree (a page's, or the workspace root's): ids unique (also against `seen`, which
+ * collects them), clip lists, panel neighbours on the same page.
+ */
+export function checkLayerTree(
+  root: Layer,
+  rootPath: Path,
+  seen: Set<string>,
+  fmt: (path: Path) => string = formatPath,
+): DocumentError | null {
+  const panels = new Set<string>();
+  const panelPaths: [Layer, Path][] = [];
+  const error = checkGroup(root, rootPath, seen, panels, panelPaths, fmt);
+  if (error) return error;
+  for (const [panel, path] of panelPaths) {
+    if (panel.type !== 'PANEL') continue;
+    for (const side of ['left', 'right', 'top', 'bottom'] as const) {
+      const list = panel.data.neighborPanels[side];
+      for (let k = 0; k < list.length; k++) {
+        const id = list[k]!;
+        if (!panels.has(id) || id === panel.id) {
+          const at = fmt([...path, 'data', 'neighborPanels', side, k]);
+          return {
+            code: 'BROKEN_REFERENCE',
+            message: `Neighbour panel "${id}" does not exist on this page`,
+            path: at,
+          };
         }
       }
     }
   }
+  return null;
+}
+
+/** The checks of the document's own fields: the last page exists, the page canvas matches its setup. */
+export function checkDocumentFields(data: WorkspaceData): DocumentError | null {
   if (data.pages.length > 0 && data.lastPage >= data.pages.length) {
     return { code: 'INVALID_FIELD', message: `lastPage must be below ${data.pages.length}`, path: 'lastPage' };
   }

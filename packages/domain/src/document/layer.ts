@@ -93,6 +93,26 @@ export const zLayer: z.ZodType<Layer> = z.lazy(() =>
   ]),
 );
 
+/**
+ * One layer's own fields, validated exactly as `zLayer` does, with a GROUP's children taken as they are (not
+ * checked). The server's incremental save validation (document/incremental.ts) checks each changed layer with it
+ * and its changed children one by one, instead of the whole tree below.
+ */
+export const zLayerShallow = z.discriminatedUnion('type', [
+  z.object({
+    ...common,
+    type: z.literal('GROUP'),
+    children: z.array(z.unknown()).default([]),
+    data: zGroupData.default({}),
+  }),
+  z.object({ ...common, type: z.literal('IMAGE'), children: leafChildren, data: zImageData }),
+  z.object({ ...common, type: z.literal('TEXT'), children: leafChildren, data: zTextData }),
+  z.object({ ...common, type: z.literal('PANEL'), children: leafChildren, data: zPanelData }),
+  z.object({ ...common, type: z.literal('POSE'), children: leafChildren, data: zPoseData }),
+  z.object({ ...common, type: z.literal('SKETCH'), children: leafChildren, data: zSketchData }),
+  z.object({ ...common, type: z.literal('FILL'), children: leafChildren, data: zFillData }),
+]);
+
 export const zGroupLayer = zLayer.refine(
   (l) => l.type === 'GROUP',
   'the root layer must be a GROUP',

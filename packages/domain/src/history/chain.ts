@@ -49,6 +49,12 @@ export interface KeyframePolicy {
 /** Keyframe every 100 versions: rebuilding any version applies at most 99 small patches. */
 export const DEFAULT_KEYFRAMES: KeyframePolicy = { every: 100 };
 
+/** A document's JSON text, written out only when needed (a keyframe): a patch save knows its length without it. */
+export interface DocumentText {
+  readonly length: number;
+  text(): string;
+}
+
 /**
  * How to store a version after its predecessor: a patch, unless the chain since the last keyframe is long
  * enough or heavy enough (its patches together outweigh the document) that a keyframe is due, or the patch is
@@ -56,7 +62,7 @@ export const DEFAULT_KEYFRAMES: KeyframePolicy = { every: 100 };
  */
 export function storedForm(
   since: { patches: number; patchBytes: number },
-  documentJson: string,
+  documentJson: string | DocumentText,
   patchJson: string | null,
   policy: KeyframePolicy = DEFAULT_KEYFRAMES,
 ): { kind: StoredVersionKind; data: string } {
@@ -66,7 +72,7 @@ export function storedForm(
     since.patchBytes + patchJson.length > documentJson.length ||
     patchJson.length >= documentJson.length
   ) {
-    return { kind: 'full', data: documentJson };
+    return { kind: 'full', data: typeof documentJson === 'string' ? documentJson : documentJson.text() };
   }
   return { kind: 'patch', data: patchJson };
 }

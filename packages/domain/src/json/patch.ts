@@ -146,19 +146,21 @@ function applyOne(root: unknown, operation: JsonPatchOperation, copied: WeakSet<
   let parent = nextRoot;
   for (let i = 0; i < tokens.length - 1; i++) {
     const token = tokens[i]!;
-    const where = `/${tokens
-      .slice(0, i + 1)
-      .map(escapeToken)
-      .join('/')}`;
+    // Written out only for the error: a save applies thousands of operations that never need it.
+    const where = () =>
+      `/${tokens
+        .slice(0, i + 1)
+        .map(escapeToken)
+        .join('/')}`;
     if (Array.isArray(parent)) {
       const index = arrayIndex(token, parent.length, false);
-      if (index === null) return { ok: false, error: `path "${where}" does not exist` };
+      if (index === null) return { ok: false, error: `path "${where()}" does not exist` };
       parent[index] = own(parent[index]);
       parent = parent[index];
     } else if (isObject(parent) && Object.hasOwn(parent, token)) {
       parent[token] = own(parent[token]);
       parent = parent[token];
-    } else return { ok: false, error: `path "${where}" does not exist` };
+    } else return { ok: false, error: `path "${where()}" does not exist` };
   }
   const last = tokens[tokens.length - 1]!;
   if (Array.isArray(parent)) {

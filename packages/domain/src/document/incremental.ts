@@ -159,7 +159,7 @@ class Check {
       if (child !== kids[i]) (children ??= kids.slice() as Layer[])[i] = child;
     }
     let out = given;
-    if (children) out = { ...given, children } as Layer;
+    if (children) out = { ...given, children };
     if (out !== value) this.inSavedForm = false;
     this.known.valid.add(out);
     return out;
@@ -319,7 +319,7 @@ export function validatePatched(
         const item: unknown = value[i];
         const was = before && isObject(item) && item.uuid === before.uuid ? before : undefined;
         check.treeKept = true;
-        const page = check.page(item, was as unknown as Raw | undefined) as WorkspaceData['pages'][number] | null;
+        const page = check.page(item, was) as WorkspaceData['pages'][number] | null;
         if (!page) return { ok: false, reason: `pages.${i}` };
         if (page !== item) (pages ??= value.slice())[i] = page;
         if (was && check.treeKept) keptTrees.set(page.rootLayer, was.rootLayer);

@@ -238,10 +238,16 @@ describe('bubbles that fit and join', () => {
     // Escape closes the menu and the outlines go.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid^=face-outline-]').count()).toBe(0);
-    // Open again and pick face 2 from the menu: pinned, menu and outlines gone.
+    // Open again and pick face 2 from the menu with the keyboard (the focus starts on the chosen option, the arrows
+    // walk the list, Enter picks): pinned, menu and outlines gone.
     await page.getByTestId('pin-to-face').click();
     await expect.poll(() => page.locator('[data-testid^=face-outline-]').count()).toBe(2);
-    await page.getByTestId('pin-face-1').click();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await expect.poll(focused).toBe('pin-face-none');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('pin-face-1');
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-testid^=face-outline-]').count()).toBe(0);
     const pinned = (await texts(page))[0]!.data;
     expect([pinned.pinToFace, pinned.tailTargetLayerId, pinned.tailTargetFaceIdx]).toEqual([true, image, 1]);

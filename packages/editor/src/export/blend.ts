@@ -69,7 +69,7 @@ export function drawBlended(
   clip?: ClipBase,
 ): void {
   if (mode === 'normal') return drawOver(dst, src, left, top, opacity, clip);
-  // Bounds from whole numbers only: an Infinity among them would make every index below a float.
+  // Bounds from whole numbers only (no ±Infinity), so that the indices below stay small integers.
   let x0 = Math.max(0, left);
   let y0 = Math.max(0, top);
   let x1 = Math.min(dst.width, left + src.width);

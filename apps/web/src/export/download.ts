@@ -2,7 +2,12 @@ import { DOWNLOAD_URL_RELEASE_MS } from '@koma/domain';
 
 /** Offers bytes as a download; the object URL is released after 40 s (generation.md §9). */
 export function downloadBytes(bytes: Uint8Array, fileName: string, mime: string): void {
-  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }));
+  downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }), fileName);
+}
+
+/** Offers a blob as a download (the PDF, made in pieces); the object URL is released after 40 s. */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -12,7 +12,7 @@ import {
 } from '@koma/editor';
 import { sharedImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
-import { downloadBytes } from './download.ts';
+import { downloadBlob } from './download.ts';
 import { exportText } from './i18n.ts';
 import { onPageProgress, pagePlans, pixelsOf, placedResolutions, rasterizeAll } from './pages.ts';
 import { transfers, type WorkerReply } from './protocol.ts';
@@ -73,8 +73,8 @@ export async function exportPdf(
     }
     if (writing) await writing;
     const reply = await worker.request({ type: 'pdfFinish' }, []);
-    if (reply.type !== 'file') throw new ExportError(exportText('error.unexpectedReply'));
-    downloadBytes(reply.bytes, reply.fileName, reply.mime);
+    if (reply.type !== 'blob') throw new ExportError(exportText('error.unexpectedReply'));
+    downloadBlob(reply.blob, reply.fileName);
   } finally {
     worker.terminate();
   }

@@ -63,6 +63,8 @@ export type WorkerReply =
   | { type: 'file'; bytes: Uint8Array; fileName: string; mime: string }
   /** A PDF page is written into the document (or the PDF is started): the next may come. */
   | { type: 'ready' }
+  /** A file made in pieces (the PDF): a blob, which the browser may keep out of memory. */
+  | { type: 'blob'; blob: Blob; fileName: string }
   | {
       type: 'read';
       width: number;

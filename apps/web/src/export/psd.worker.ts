@@ -5,7 +5,6 @@ import {
   ExportError,
   ImportError,
   attachThumbnail,
-  ChapterPdfWriter,
   buildPsd,
   psdExtension,
   readPsdForImport,
@@ -13,11 +12,10 @@ import {
   thumbnailPixels,
   writePsdBytes,
   zipFiles,
-  type PdfTextRun,
   type Raster,
 } from '@koma/editor';
 import type { StageText } from './i18n.ts';
-import { toneRaster, type PageTone } from './tone-pages.ts';
+import { handlePdf } from './pdf-worker.ts';
 import { drawSlices } from './webtoon-slices.ts';
 import { transfers, type PageJob, type WordedText, type WorkerReply, type WorkerRequest } from './protocol.ts';
 
@@ -57,20 +55,6 @@ async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression:
   return writePsdBytes(built.psd, { compression });
 }
 
-/** The PDF being written, page by page (one per worker: the main thread keeps a worker for the whole export). */
-let pdf: { writer: ChapterPdfWriter; tone: PageTone; fileName: string; pages: number } | null = null;
-/** Font files the lettering uses, by URL, each fetched once (same origin: they ship with the app). */
-const pdfFonts = new Map<string, Uint8Array>();
-
-async function fetchFonts(texts: readonly PdfTextRun[]): Promise<void> {
-  const urls = new Set(texts.flatMap((r) => r.segments.map((s) => s.font)));
-  for (const url of urls) {
-    if (pdfFonts.has(url)) continue;
-    const response = await fetch(url);
-    if (response.ok) pdfFonts.set(url, new Uint8Array(await response.arrayBuffer()));
-  }
-}
-
 async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'read') {
     const result = readPsdForImport(request.bytes, request.target);
@@ -99,37 +83,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     ]);
     return;
   }
-  if (request.type === 'pdfStart') {
-    pdf = {
-      writer: await ChapterPdfWriter.create({ ...request.options, fonts: pdfFonts }),
-      tone: request.tone,
-      fileName: request.fileName,
-      pages: 0,
-    };
-    reply({ type: 'ready' });
-    return;
-  }
-  if (request.type === 'pdfPage') {
-    if (!pdf) throw new ExportError('A PDF page came before the PDF was started.');
-    const page = ++pdf.pages;
-    reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
-    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });
-    if (pdf.tone.kind !== 'colour') {
-      reply({ type: 'progress', done: 1, total: 2, stage: { key: 'toning', file: String(page) } });
-    }
-    const pixels = toneRaster(built.composite, pdf.tone);
-    await fetchFonts(request.texts);
-    await pdf.writer.addPage({ pixels, grey: pdf.tone.kind !== 'colour', texts: request.texts });
-    reply({ type: 'ready' });
-    return;
-  }
-  if (request.type === 'pdfFinish') {
-    if (!pdf) throw new ExportError('The PDF was finished before it was started.');
-    reply({ type: 'progress', done: 0, total: 1, stage: { key: 'writingPdf' } });
-    const bytes = await pdf.writer.save();
-    const { fileName } = pdf;
-    pdf = null;
-    reply({ type: 'file', bytes, fileName, mime: 'application/pdf' }, [bytes.buffer as ArrayBuffer]);
+  if (request.type === 'pdfStart' || request.type === 'pdfPage' || request.type === 'pdfFinish') {
+    await handlePdf(request, reply);
     return;
   }
   if (request.type === 'png') {

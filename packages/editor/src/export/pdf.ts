@@ -5,6 +5,7 @@ import { PDFDocument, PDFName, ReadingDirection, degrees, drawImage, rgb, type P
 import fontkit from '@pdf-lib/fontkit';
 import { drawTextRuns, type PdfTextRun } from './pdf-text.ts';
 import { tagSubsetFonts } from './subset-tag.ts';
+import { PdfStreamSerializer, type PdfSink } from './pdf-stream.ts';
 import type { ReadingOrder } from '@koma/domain';
 import type { Raster } from './raster.ts';
 
@@ -69,19 +70,24 @@ export interface PdfRasterPage {
 }
 
 /**
- * Writes a chapter's PDF one page at a time: each page's image is compressed into the document as it is added and
- * its pixels are let go, so a chapter holds the PDF being made plus one page, not every page (the caller hands
- * pages over as it draws them).
+ * Writes a chapter's PDF one page at a time: each page's image is compressed and handed to the sink as it is added,
+ * and its pixels are let go, so a chapter holds one page and the small objects (pages, fonts), not every page's
+ * image nor the whole file (the caller hands pages over as it draws them, and the sink takes the bytes away).
  */
 export class ChapterPdfWriter {
   private readonly embedded = new Map<string, PDFFont>();
+  private readonly out: PdfStreamSerializer;
 
   private constructor(
     private readonly pdf: PDFDocument,
     private readonly options: PdfOptions,
-  ) {}
+    sink: PdfSink,
+  ) {
+    this.out = new PdfStreamSerializer(pdf.context, sink);
+  }
 
-  static async create(options: PdfOptions): Promise<ChapterPdfWriter> {
+  /** A writer handing the file's bytes to `sink` in order, as they are final. */
+  static async create(options: PdfOptions, sink: PdfSink): Promise<ChapterPdfWriter> {
     const pdf = await PDFDocument.create();
     pdf.registerFontkit(fontkit);
     pdf.setTitle(options.title, { showInWindowTitleBar: true });
@@ -91,7 +97,7 @@ export class ChapterPdfWriter {
     preferences.setReadingDirection(
       options.readingOrder === 'RIGHT_TO_LEFT' ? ReadingDirection.R2L : ReadingDirection.L2R,
     );
-    return new ChapterPdfWriter(pdf, options);
+    return new ChapterPdfWriter(pdf, options, sink);
   }
 
   /** Adds the next page in reading order (a right-to-left book is marked so, not reordered). */
@@ -106,9 +112,12 @@ export class ChapterPdfWriter {
     page.setTrimBox(boxes.trim.x, boxes.trim.y, boxes.trim.width, boxes.trim.height);
     if ('pixels' in source) {
       const key = `Page${pdf.getPageCount()}`;
-      page.node.setXObject(PDFName.of(key), embedRaster(pdf, source.pixels, source.grey ?? false));
+      const refs = embedRaster(pdf, source.pixels, source.grey ?? false);
+      page.node.setXObject(PDFName.of(key), refs.image);
       const zero = degrees(0);
       page.pushOperators(...drawImage(key, { ...boxes.bleed, rotate: zero, xSkew: zero, ySkew: zero }));
+      // The page's image is final: out it goes, compressed pixels and all.
+      for (const ref of [refs.image, refs.mask]) if (ref) this.out.writeNow(ref);
     } else {
       const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
       // pdf-lib decodes a PNG to raw pixels when it is added and keeps them until save(); writing each page's image
@@ -129,28 +138,38 @@ export class ChapterPdfWriter {
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
   }
 
-  /** The finished file. */
-  async save(): Promise<Uint8Array> {
+  /** Writes what is left (pages, fonts subset to the glyphs used, the cross-reference table): the file is whole. */
+  async finish(): Promise<void> {
     await tagSubsetFonts(this.pdf, this.embedded.values());
-    return this.pdf.save();
+    // What pdf-lib's save() would embed first (fonts, images added through its own API).
+    await this.pdf.flush();
+    this.out.finish();
   }
 }
 
-/** Builds the PDF from all its pages at once (see ChapterPdfWriter to hand pages over one by one). */
+/** Builds the PDF from all its pages at once, as one array (see ChapterPdfWriter to hand pages over one by one). */
 export async function buildChapterPdf(
   pages: readonly (PdfPage | PdfRasterPage)[],
   options: PdfOptions,
 ): Promise<Uint8Array> {
-  const writer = await ChapterPdfWriter.create(options);
+  const chunks: Uint8Array[] = [];
+  const writer = await ChapterPdfWriter.create(options, (chunk) => chunks.push(chunk));
   for (const page of pages) await writer.addPage(page);
-  return writer.save();
+  await writer.finish();
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /**
  * RGBA pixels as a Flate-compressed image XObject (ISO 32000-1 §8.9.5): colour in DeviceRGB (or DeviceGray), and
  * an SMask only when some pixel is not opaque, as pdf-lib does for a PNG, minus decoding one first.
  */
-function embedRaster(pdf: PDFDocument, raster: Raster, grey: boolean): PDFRef {
+function embedRaster(pdf: PDFDocument, raster: Raster, grey: boolean): { image: PDFRef; mask?: PDFRef } {
   const { width, height, data } = raster;
   const count = width * height;
   const channels = grey ? 1 : 3;
@@ -178,7 +197,7 @@ function embedRaster(pdf: PDFDocument, raster: Raster, grey: boolean): PDFRef {
     ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB',
     ...(smask ? { SMask: smask } : {}),
   });
-  return pdf.context.register(stream);
+  return { image: pdf.context.register(stream), ...(smask ? { mask: smask } : {}) };
 }
 
 type Page = ReturnType<PDFDocument['addPage']>;

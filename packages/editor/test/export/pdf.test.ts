@@ -90,12 +90,42 @@ function pageRaster(width: number, height: number, rgba: [number, number, number
 
 describe('chapter PDF written page by page from pixels', () => {
   it('renders back as the pixels, grey pages in one channel, an SMask only for transparent pixels', async () => {
-    const writer = await ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 72 });
+    const chunks: Uint8Array[] = [];
+    const written = () => chunks.reduce((n, c) => n + c.length, 0);
+    const writer = await ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 72 }, (chunk) =>
+      chunks.push(chunk),
+    );
+    const before = written();
     await writer.addPage({ pixels: pageRaster(300, 420, [0x33, 0x66, 0xcc, 255]) });
+    // The page's image leaves the writer as soon as it is added, not at the end.
+    expect(written() - before).toBeGreaterThan(300);
+    expect(Buffer.concat(chunks).toString('latin1')).toContain('/Subtype /Image');
     await writer.addPage({ pixels: pageRaster(300, 420, [0x80, 0x80, 0x80, 255]), grey: true });
     await writer.addPage({ pixels: pageRaster(300, 420, [0xff, 0, 0, 0]) });
+    await writer.finish();
     const file = path.join(tmp, 'pixels.pdf');
-    writeFileSync(file, await writer.save());
+    writeFileSync(file, Buffer.concat(chunks));
+    // Read back whole by pdf-lib and by poppler (pdfinfo checks the cross-reference table).
+    expect((await PDFDocument.load(Buffer.concat(chunks))).getPageCount()).toBe(3);
+    expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/Pages:\s+3/);
+    // Every cross-reference entry points at its object, and startxref at the table.
+    const text = Buffer.concat(chunks).toString('latin1');
+    const startxref = Number(/startxref\s+(\d+)/.exec(text)?.[1]);
+    expect(text.slice(startxref, startxref + 4)).toBe('xref');
+    const entries = [...text.slice(startxref).matchAll(/^(\d+) (\d+)\n((?:\d{10} \d{5} [nf] \n)+)/gm)];
+    let checked = 0;
+    for (const [, first, , rows] of entries) {
+      rows!
+        .trim()
+        .split('\n')
+        .forEach((row, k) => {
+          const [offset, , kind] = row.trim().split(' ');
+          if (kind !== 'n') return;
+          expect(text.slice(Number(offset), Number(offset) + 12)).toMatch(new RegExp(`^${Number(first) + k} 0 obj\\n`));
+          checked++;
+        });
+    }
+    expect(checked).toBeGreaterThan(10);
 
     const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).split('\n').slice(2);
     const rows = images.filter((l) => l.trim()).map((l) => l.trim().split(/\s+/));

@@ -1,0 +1,87 @@
+// Writes a pdf-lib document out in pieces as it is built (ISO 32000-1 §7.5: header, indirect objects, cross-reference
+// table, trailer), so a large object such as a page image leaves memory once written instead of waiting for save(),
+// which would hold every object and then the whole file beside them. Same byte layout as pdf-lib's PDFWriter.
+import {
+  PDFCrossRefSection,
+  PDFHeader,
+  PDFTrailer,
+  PDFTrailerDict,
+  type PDFContext,
+  type PDFObject,
+  type PDFRef,
+} from 'pdf-lib';
+
+/** Receives the file's bytes in order; a chunk is never touched again once handed over. */
+export type PdfSink = (chunk: Uint8Array) => void;
+
+const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+
+export class PdfStreamSerializer {
+  private offset = 0;
+  /** Where each written object starts in the file. */
+  private readonly offsets: { ref: PDFRef; offset: number }[] = [];
+
+  constructor(
+    private readonly context: PDFContext,
+    private readonly sink: PdfSink,
+  ) {
+    const header = PDFHeader.forVersion(1, 7);
+    const bytes = new Uint8Array(header.sizeInBytes() + 2);
+    const n = header.copyBytesInto(bytes, 0);
+    bytes[n] = bytes[n + 1] = 0x0a;
+    this.emit(bytes);
+  }
+
+  /** Writes the object now and drops it from the document: it must be final (nothing may change it later). */
+  writeNow(ref: PDFRef): void {
+    const object = this.context.lookup(ref);
+    if (!object) throw new Error(`PDF object ${ref.toString()} is not in the document`);
+    this.write(ref, object);
+    this.context.delete(ref);
+  }
+
+  /** Writes every object still in the document, then the cross-reference table and the trailer. */
+  finish(): void {
+    for (const [ref, object] of this.context.enumerateIndirectObjects()) this.write(ref, object);
+    const xref = PDFCrossRefSection.create();
+    for (const { ref, offset } of [...this.offsets].sort((a, b) => a.ref.objectNumber - b.ref.objectNumber)) {
+      xref.addEntry(ref, offset);
+    }
+    const xrefOffset = this.offset;
+    const info = this.context.trailerInfo;
+    const trailerDict = PDFTrailerDict.of(
+      this.context.obj({
+        Size: this.context.largestObjectNumber + 1,
+        Root: info.Root,
+        Encrypt: info.Encrypt,
+        Info: info.Info,
+        ID: info.ID,
+      }),
+    );
+    const trailer = PDFTrailer.forLastCrossRefSectionOffset(xrefOffset);
+    const bytes = new Uint8Array(xref.sizeInBytes() + 1 + trailerDict.sizeInBytes() + 2 + trailer.sizeInBytes());
+    let at = xref.copyBytesInto(bytes, 0);
+    bytes[at++] = 0x0a;
+    at += trailerDict.copyBytesInto(bytes, at);
+    bytes[at++] = 0x0a;
+    bytes[at++] = 0x0a;
+    trailer.copyBytesInto(bytes, at);
+    this.emit(bytes);
+  }
+
+  private write(ref: PDFRef, object: PDFObject): void {
+    const open = ascii(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
+    const close = ascii('\nendobj\n\n');
+    const bytes = new Uint8Array(open.length + object.sizeInBytes() + close.length);
+    bytes.set(open, 0);
+    const n = object.copyBytesInto(bytes, open.length);
+    bytes.set(close, open.length + n);
+    this.offsets.push({ ref, offset: this.offset });
+    this.emit(bytes);
+  }
+
+  private emit(bytes: Uint8Array): void {
+    this.offset += bytes.length;
+    this.sink(bytes);
+  }
+}

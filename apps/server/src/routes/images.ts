@@ -4,7 +4,7 @@ import { requireUser } from '../http/auth.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { decodeBase64 } from '../services/image-store.ts';
-import { imageUrl } from '../services/workspaces.ts';
+import { imageUrl } from '../services/workspace-thumbnails.ts';
 import { zId } from './schemas.ts';
 
 const IMMUTABLE = 'private, max-age=31536000, immutable';

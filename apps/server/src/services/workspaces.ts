@@ -1,12 +1,7 @@
 import {
-  applyJsonPatch,
   checkPatchShape,
-  decodeWorkspaceData,
-  DOCUMENT_VERSION,
   inferWorkspaceType,
-  jsonLength,
   patchBetween,
-  validatePatched,
   type DocumentText,
   type JsonPatch,
   type KnownObjects,
@@ -21,121 +16,21 @@ import * as repo from '../repositories/workspaces.ts';
 import * as versionsRepo from '../repositories/revisions.ts';
 import { hashToken } from './accounts.ts';
 import type { DocumentCache } from './document-cache.ts';
-import { HeadCache, lazyText } from './head-cache.ts';
+import { HeadCache } from './head-cache.ts';
 import { decodeBase64, type ImageStore } from './image-store.ts';
+import {
+  decodeOrThrow,
+  patchHeldHead,
+  patchStored,
+  serialiseDocument,
+  type PatchedDocument,
+} from './workspace-documents.ts';
+import { imageUrl, pruneThumbnails, THUMBNAIL_SIZE, thumbnailKey, thumbnailUrls } from './workspace-thumbnails.ts';
+import { versionSummary, type VersionSummary, type WorkspaceRead, type WorkspaceSummary } from './workspace-views.ts';
 import { LocalWorkspaceEvents, type WorkspaceEvents } from './workspace-events.ts';
 import { DEFAULT_HISTORY, VersionStore, type HistoryOptions, type SaveOrigin } from './version-store.ts';
 
-/** Thumbnail sizes of editor.md §9, by workspace type. */
-export const THUMBNAIL_SIZE: Record<WorkspaceType, { width: number; height: number }> = {
-  INFINITE: { width: 768, height: 512 },
-  COMIC: { width: 512, height: 720 },
-};
-
-/** The dashboard row of a workspace. */
-export interface WorkspaceSummary {
-  id: string;
-  name: string;
-  type: WorkspaceType;
-  thumbnailUrl: string | null;
-  updatedAt: string;
-  revision: number;
-}
-
-/** URL at which an image id is served. */
-export function imageUrl(id: string): string {
-  return `/api/images/${id}`;
-}
-
-// Key of an infinite canvas's single thumbnail in the page → image map.
-const CANVAS_KEY = '';
-
-function decodeOrThrow(raw: unknown): WorkspaceData {
-  const result = decodeWorkspaceData(raw);
-  if (result.ok) return result.value;
-  const { path, message } = result.error;
-  // The codec's messages already start with the path; prefix "data." so the client sees the request field.
-  const text =
-    path && message.startsWith(`${path}: `) ? `data.${message}` : `data${path ? `.${path}` : ''}: ${message}`;
-  throw new HttpError(400, 'invalid_request', text);
-}
-
-/**
- * The saved JSON of a freshly decoded document. Same text as `JSON.stringify(encodeWorkspaceData(data))`
- * (a test holds the two equal) without the codec's deep copy, which only protects callers that keep using
- * the object; this one is thrown away, and the copy cost ~2–10 ms per 300 KB save.
- */
-export function serialiseDocument(data: WorkspaceData): string {
-  return JSON.stringify({ ...data, version: DOCUMENT_VERSION });
-}
-
-/** The page a new thumbnail pictures: the page shown last, or the canvas. */
-function thumbnailKey(type: WorkspaceType, data: WorkspaceData): string {
-  if (type === 'INFINITE' || data.pages.length === 0) return CANVAS_KEY;
-  const page = data.pages[Math.min(data.lastPage, data.pages.length - 1)] ?? data.pages[0];
-  return page ? page.uuid : CANVAS_KEY;
-}
-
-/** Keeps only thumbnails of pages that still exist; returns the kept map and the ids dropped. */
-function prune(type: WorkspaceType, data: WorkspaceData, map: Record<string, string>) {
-  const live = new Set(type === 'INFINITE' || data.pages.length === 0 ? [CANVAS_KEY] : data.pages.map((p) => p.uuid));
-  const kept: Record<string, string> = {};
-  const dropped: string[] = [];
-  for (const [key, id] of Object.entries(map)) {
-    if (live.has(key)) kept[key] = id;
-    else dropped.push(id);
-  }
-  return { kept, dropped };
-}
-
-/** One URL per page (editor.md §7); an infinite canvas counts as one page once it has a thumbnail. */
-function thumbnailUrls(type: WorkspaceType, data: WorkspaceData, map: Record<string, string>): string[] {
-  if (type === 'INFINITE' || data.pages.length === 0) {
-    const id = map[CANVAS_KEY];
-    return id ? [imageUrl(id)] : [];
-  }
-  return data.pages.map((page) => {
-    const id = map[page.uuid];
-    return id ? imageUrl(id) : (page.thumbnailUrl ?? '');
-  });
-}
-
-/** A patched document, ready to store: its text (written out only if needed) and the patch stored for it. */
-interface PatchedDocument {
-  data: WorkspaceData;
-  json: string | DocumentText;
-  stored: string;
-  known?: KnownObjects;
-}
-
-/** The patched document decoded whole, as a full save is. */
-function decodePatched(baseDoc: unknown, applied: unknown, patch: JsonPatch): PatchedDocument {
-  const data = decodeOrThrow(applied);
-  const json = serialiseDocument(data);
-  // Stored as the client's own patch when the codec changed nothing in what it made; else as the diff from
-  // the base to what is stored, so the version rebuilds to exactly the stored document.
-  const stored = JSON.stringify(applied) === json ? JSON.stringify(patch) : patchBetween(baseDoc, JSON.parse(json));
-  return { data, json, stored };
-}
-
 /** Workspaces: the rules of saving (validation, revisions, thumbnails, ownership). */
-/** A workspace as the editor reads it: the stored document bytes and its head. */
-export interface WorkspaceRead {
-  name: string;
-  type: WorkspaceType;
-  revision: number;
-  data: Buffer;
-}
-
-/** One saved version as the History panel lists it. */
-export interface VersionSummary {
-  revision: number;
-  savedAt: string;
-  tab: string | null;
-  device: string | null;
-  thumbnailUrl: string | null;
-}
-
 export class Workspaces {
   private readonly versions: VersionStore;
 
@@ -316,25 +211,10 @@ export class Workspaces {
     const patch = input.patch as JsonPatch;
     const head = this.heads.get(id, input.revision);
     let next: PatchedDocument;
-    if (head) {
-      const applied = applyJsonPatch(head.doc, patch);
-      if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
-      // Only the objects the patch made are validated; when that cannot decide, the whole document is decoded.
-      const quick = validatePatched(head.known, head.doc, applied.value, patch);
-      if (quick.ok) {
-        next = {
-          data: quick.value,
-          json: lazyText(quick.value, jsonLength(head.known, quick.value)),
-          stored: quick.inSavedForm ? JSON.stringify(patch) : patchBetween(head.doc, quick.value),
-          known: head.known,
-        };
-      } else next = decodePatched(head.doc, applied.value, patch);
-    } else {
+    if (head) next = patchHeldHead(head, patch);
+    else {
       const base = await this.readRevision(id, meta);
-      const baseDoc: unknown = JSON.parse(base.data.toString('utf8'));
-      const applied = applyJsonPatch(baseDoc, patch);
-      if (!applied.ok) throw new HttpError(400, 'invalid_request', `patch: ${applied.error}`);
-      next = decodePatched(baseDoc, applied.value, patch);
+      next = patchStored(JSON.parse(base.data.toString('utf8')), patch);
     }
     const data = next.data;
     const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
@@ -449,13 +329,7 @@ export class Workspaces {
     const rows = await versionsRepo.listVersions(this.db, id, page.before, page.limit ?? 100);
     return {
       head: Number(meta.revision),
-      items: rows.map((row) => ({
-        revision: Number(row.revision),
-        savedAt: row.saved_at,
-        tab: row.tab,
-        device: row.device,
-        thumbnailUrl: row.thumbnail_id ? imageUrl(row.thumbnail_id) : null,
-      })),
+      items: rows.map((row) => versionSummary(Number(row.revision), row)),
     };
   }
 
@@ -480,13 +354,7 @@ export class Workspaces {
       name: meta.name,
       type: meta.type,
       data,
-      summary: {
-        revision,
-        savedAt: row.saved_at,
-        tab: row.tab,
-        device: row.device,
-        thumbnailUrl: row.thumbnail_id ? imageUrl(row.thumbnail_id) : null,
-      },
+      summary: versionSummary(revision, row),
     };
   }
 
@@ -562,7 +430,7 @@ export class Workspaces {
         map[key] = newThumbnail;
         thumbnailId = newThumbnail;
       }
-      const pruned = prune(meta.type, data, map);
+      const pruned = pruneThumbnails(meta.type, data, map);
       dropped.push(...pruned.dropped);
       if (thumbnailId && !Object.values(pruned.kept).includes(thumbnailId)) {
         thumbnailId = Object.values(pruned.kept)[0] ?? null;

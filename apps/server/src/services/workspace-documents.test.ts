@@ -1,6 +1,6 @@
 import { createTextLayer, createWorkspaceData, decodeWorkspaceData, encodeWorkspaceData } from '@koma/domain';
 import { describe, expect, it } from 'vitest';
-import { serialiseDocument } from './workspaces.ts';
+import { serialiseDocument } from './workspace-documents.ts';
 
 describe('serialiseDocument', () => {
   it('writes the same text as the domain encoder, for comics and infinite canvases', () => {

@@ -160,6 +160,7 @@ describe('words spelled out in several parts', () => {
     'a child whose pen is red',
     'a child, the pen i s red',
     'child holding an x y z sign',
+    'J. K. Rowling reading, woman, bikini',
   ])('allows %s', (prompt) => {
     expect(moderatePrompt(prompt).allowed).toBe(true);
   });

@@ -441,4 +441,6 @@ export const BENIGN_PHRASES: readonly string[] = [
   "baby's breath",
   // Ordinary words that a slur starts: cut in two ("spic-y") the first part alone would read as the slur.
   'spicy',
+  // Initials that spell a young-person slang word (JK).
+  'jk rowling',
 ];

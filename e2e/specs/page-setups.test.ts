@@ -237,9 +237,10 @@ describe('page setups', () => {
         .toFile(path.join(tmp, `png-${name}.png`));
       keep(path.join(tmp, `png-${name}.png`), `png-lettering-${name}.png`);
       // Inside the bubble the vector lettering (the column turned, faded and slanted) lies where the PNG's raster
-      // lies: the two differ by far less than the glyphs differ from the bubble's fill (measured 0.16 and 0.28; the
-      // column's rest is the free-plan watermark, which the PNG writes into the glyphs and the PDF's text has not;
-      // without the browser's italic slant the column measured 0.71).
+      // lies: averaged over 6×6-pixel blocks (which forgives poppler's and Skia's different edge coverage, not a
+      // glyph out of place) the two differ by far less than the glyphs differ from the bubble's fill. Measured 0.22
+      // and 0.13; part of the rest is the free-plan watermark, which the PNG writes into the glyphs and the PDF's
+      // text has not. Without the browser's italic slant the column measured 0.57.
       const raw = async (file: string) =>
         await sharp(file).flatten({ background: '#ffffff' }).removeAlpha().greyscale().raw().toBuffer();
       const [a, b] = [await raw(path.join(tmp, `crop-${name}.png`)), await raw(path.join(tmp, `png-${name}.png`))];
@@ -248,16 +249,25 @@ describe('page setups', () => {
       for (let y = y0; y < y1; y++)
         for (let x = x0; x < x1; x++) counts.set(b[y * w + x]!, (counts.get(b[y * w + x]!) ?? 0) + 1);
       const fill = [...counts].sort((p, q) => q[1] - p[1])[0]![0];
+      const k = 6;
       let ink = 0;
       let off = 0;
-      for (let y = y0; y < y1; y++) {
-        for (let x = x0; x < x1; x++) {
-          ink += Math.abs(b[y * w + x]! - fill);
-          off += Math.abs(a[y * w + x]! - b[y * w + x]!);
+      for (let by = y0; by + k <= y1; by += k) {
+        for (let bx = x0; bx + k <= x1; bx += k) {
+          let sa = 0;
+          let sb = 0;
+          for (let y = by; y < by + k; y++) {
+            for (let x = bx; x < bx + k; x++) {
+              sa += a[y * w + x]!;
+              sb += b[y * w + x]!;
+            }
+          }
+          ink += Math.abs(sb / (k * k) - fill);
+          off += Math.abs(sa - sb) / (k * k);
         }
       }
       expect(ink, name).toBeGreaterThan(0);
-      expect(off / ink, name).toBeLessThan(0.4);
+      expect(off / ink, name).toBeLessThan(0.35);
     }
 
     expect(realErrors(problems.errors)).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageSetupBoxes, presetPageSetup } from '@koma/domain';
+import { defaultPageSetup, pageSetupBoxes, presetPageSetup, type PageSetup } from '@koma/domain';
 import {
   addImage,
   addPage,
@@ -7,10 +7,13 @@ import {
   applyLayoutPreset,
   bleedPanel,
   findInvariantViolations,
+  letteringScale,
+  type LayerNode,
   setPageSetup,
   splitPanel,
 } from '../src/index.ts';
 import { makeEditor, ok, pageRoot, panelIds } from './support.ts';
+import { TestDriver } from './driver.ts';
 
 const box = (x: number, y: number, width: number, height: number) => ({ x, y, size: { width, height } });
 
@@ -106,5 +109,42 @@ describe('bleed panel', () => {
     expect(after.x + after.size.width).toBe(before.x + before.size.width);
     expect(after.y).toBe(before.y);
     expect(after.size.height).toBe(before.size.height);
+  });
+});
+
+describe('new lettering on a print page', () => {
+  it('starts at the share of the page it has on the spec page, whatever the setup and dpi', () => {
+    expect(letteringScale(defaultPageSetup())).toBe(1);
+    const share = (setup: PageSetup) => {
+      const d = new TestDriver('COMIC');
+      ok(d.editor.execute(setPageSetup, { setup }));
+      const { trim } = pageSetupBoxes(setup);
+      // Click inside the trim, away from any panel edge: the TEXT tool makes a bubble there.
+      d.tool('TEXT').click(trim.x + trim.width / 2, trim.y + trim.height / 3);
+      const layer = d.editor.doc.layers[d.ui.state.editingTextId!] as LayerNode<'TEXT'>;
+      const width = Math.min(trim.width, (trim.height * 1700) / 2400);
+      return {
+        font: layer.data.fontSize / width,
+        box: layer.transform.size.width / width,
+        border: layer.data.backgroundBorderSize / width,
+        tail: layer.data.tailLength / width,
+      };
+    };
+    const spec = share(defaultPageSetup());
+    expect(spec.font).toBeCloseTo(30 / 1700, 6);
+    for (const setup of [
+      presetPageSetup('MANGA_B5'),
+      presetPageSetup('MANGA_B5', 'MONO'),
+      presetPageSetup('A4', 'MONO'),
+      presetPageSetup('TANKOBON_B6'),
+      presetPageSetup('WEBTOON'),
+    ]) {
+      const got = share(setup);
+      for (const key of ['font', 'box', 'border', 'tail'] as const)
+        expect(got[key] / spec[key], `${setup.preset} ${setup.dpi} ${key}`).toBeCloseTo(1, 1);
+    }
+    // A B5 manuscript at 350 dpi: about 1.48 times the spec page's 30 px; at 600 dpi about 2.5 times.
+    expect(letteringScale(presetPageSetup('MANGA_B5'))).toBeCloseTo(2508 / 1700, 2);
+    expect(letteringScale(presetPageSetup('MANGA_B5', 'MONO'))).toBeGreaterThan(2.5);
   });
 });

@@ -1,5 +1,6 @@
 import type { TextData } from '@koma/domain';
-import { newBubbleData } from '@koma/editor';
+import { letteringScale, newBubbleBox, newBubbleData, scaledTextData } from '@koma/editor';
+import type { PageSetup } from '@koma/domain';
 import { i18n } from '../i18n/index.ts';
 
 // A new bubble speaks the interface's language: in Japanese it is set vertically, in the Japanese gothic font, with
@@ -18,7 +19,9 @@ export function newBubbleForLocale(): TextData {
   return newBubbleData({ vertical: japanese(), text: i18n.t('editor.textSample') });
 }
 
-/** The box of a new bubble: landscape for horizontal text, portrait for vertical columns. */
-export function newBubbleSize(data: Pick<TextData, 'vertical'>): { width: number; height: number } {
-  return data.vertical ? { width: 240, height: 360 } : { width: 360, height: 240 };
+/** A new bubble for a page of `setup`, in the interface's language, and its box, both sized for the page. */
+export function newBubbleForPage(setup: PageSetup): { data: TextData; size: { width: number; height: number } } {
+  const scale = letteringScale(setup);
+  const data = scaledTextData(newBubbleForLocale(), scale);
+  return { data, size: newBubbleBox(data.vertical, scale) };
 }

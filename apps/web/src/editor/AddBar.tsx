@@ -1,6 +1,6 @@
 import { DEFAULT_PANEL_SIZES } from '@koma/domain';
 import { addPanel, addPose, addText, screenToCanvas } from '@koma/editor';
-import { newBubbleForLocale, newBubbleSize } from '../canvas/new-bubble.ts';
+import { newBubbleForPage } from '../canvas/new-bubble.ts';
 import type { EditorSession } from './session.ts';
 import { useT } from '../i18n/index.ts';
 
@@ -44,8 +44,7 @@ export function AddBar({ session }: { session: EditorSession }) {
           className="button button--small"
           data-testid="add-text"
           onClick={() => {
-            const data = newBubbleForLocale();
-            const size = newBubbleSize(data);
+            const { data, size } = newBubbleForPage(session.editor.doc.comicConfiguration.setup);
             select(
               session.editor.execute(addText, {
                 parentId: session.activeRoot(),

@@ -6,6 +6,7 @@ import { linkBubbles, unlinkBubble, unlinkBubbles, updateText } from '../command
 import { bubbleShape, tailFromTip } from '../text/tail.ts';
 import { psdFontName } from '../text/font.ts';
 import { shownText } from '../text/shrink.ts';
+import { letteringScale, newBubbleBox, scaledTextData } from '../text/defaults.ts';
 import { gestureDrag } from '../interaction/drag.ts';
 import type { PlanContext, PlanNode, PlanText } from '../export/plan-types.ts';
 import { clampName, grow, intersect, pixelRect } from '../export/rects.ts';
@@ -81,9 +82,10 @@ export const textKind = defineKind({
       const root = host.activeRoot();
       let id = hit;
       if (!id) {
-        const data = host.newBubble();
-        // Vertical columns want a portrait bubble.
-        const [width, height] = data.vertical ? [240, 360] : [360, 240];
+        // Sized for the page: a 350 or 600 dpi print page gets lettering as large, relative to it, as the spec's page.
+        const scale = letteringScale(host.doc.comicConfiguration.setup);
+        const data = scaledTextData(host.newBubble(), scale);
+        const { width, height } = newBubbleBox(data.vertical, scale);
         const created = host.editor.execute(addText, {
           parentId: root,
           transform: { x: p.x - width / 2, y: p.y - height / 2, size: { width, height } },

@@ -1,11 +1,16 @@
 // Art into panels (issue 17, item 1): a picture dropped over a panel covers it and is clipped to it in one undo step
 // (Alt keeps its own size); "Clip to panel" picks the panel the image overlaps most, with the others a step further;
-// panels never offer clipping; v from a pose or a sketch inside a panel lands inside that panel.
+// panels never offer clipping; v from a pose or a sketch inside a panel lands inside that panel. Panel craft (item 3):
+// the page gutter sets the split gap the hover preview shows, a moved panel snaps onto a neighbour's edge with a
+// guide, and a panel's own frame width and colour show on the canvas and in the PNG.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
 import { blur, dropPng, idle, newComic, select, toScreen } from '../support/editor-page.ts';
+import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
 const suite = useServerAndBrowser();
@@ -152,6 +157,140 @@ describe('art into panels', () => {
     expect(fromSketch.transform).toEqual(top!.transform);
     await idle(page);
     await screenshot(page, 'panel-art-v');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Konva nodes of the editor's stage with this name, as their points (lines) — the overlay the user sees. */
+const stageLines = (page: Page, name: string) =>
+  page.evaluate(
+    (n) =>
+      (window as unknown as { __komaScene: any }).__komaScene.stage
+        .find(`.${n}`)
+        .map((node: any) => node.points() as number[]),
+    name,
+  );
+
+/** One pixel of the canvas (device pixels) under a page point. */
+async function canvasPixel(page: Page, x: number, y: number): Promise<number[]> {
+  const box = (await page.getByTestId('canvas').boundingBox())!;
+  const p = await toScreen(page, x, y);
+  return page.evaluate(
+    ([px, py]) => {
+      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
+      const ratio = canvas.width / canvas.clientWidth;
+      return [...canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data];
+    },
+    [p.x - box.x, p.y - box.y],
+  );
+}
+
+const near = (got: number[], want: number[], tolerance: number) =>
+  want.every((v, i) => Math.abs(v - got[i]!) <= tolerance);
+
+describe('panel craft', () => {
+  it('splits with the page gutter where the preview showed, snaps onto a neighbour with a guide, frames in colour', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    const email = await newComic(page, 'panel-craft');
+    setPlan(suite.server, email, 'subscriber'); // no watermark over the pixels checked
+    await page.getByTestId('tab-page').click();
+    await page.getByTestId('gutter-vertical').fill('40');
+    await blur(page);
+    await expect
+      .poll(() => page.evaluate(() => (window as any).__koma.editor.doc.pages[0].gutter))
+      .toEqual({ horizontal: 15, vertical: 40 });
+
+    // Hovering the panel with the Panel tool previews the cut and says what Shift does.
+    await page.getByTestId('tool-PANEL').click();
+    const at = await toScreen(page, 850, 760);
+    await page.mouse.move(at.x, at.y);
+    await expect.poll(() => page.getByTestId('split-hint').textContent()).toContain('hold Shift to split down');
+    const across = await stageLines(page, 'split-preview');
+    expect(across).toHaveLength(2);
+    expect(across[1]![1]! - across[0]![1]!).toBeCloseTo(40, 6);
+    await page.keyboard.down('Shift');
+    await expect.poll(() => page.getByTestId('split-hint').textContent()).toContain('release Shift');
+    const down = await stageLines(page, 'split-preview');
+    expect(down[1]![0]! - down[0]![0]!).toBeCloseTo(15, 6);
+    await page.keyboard.up('Shift');
+    await expect.poll(async () => (await stageLines(page, 'split-preview'))[0]![1]).toBeCloseTo(across[0]![1]!, 6);
+    await screenshot(page, 'panel-craft-split-preview');
+
+    // The click cuts exactly there: the gap is the page's 40 px vertical gutter.
+    await page.mouse.down();
+    await page.mouse.up();
+    await expect.poll(async () => (await ofType(page, 'PANEL')).length).toBe(2);
+    const [top, bottom] = (await ofType(page, 'PANEL')).sort((a, b) => a.transform.y - b.transform.y);
+    const topEdge = top!.transform.y + top!.transform.size.height;
+    expect(topEdge).toBeCloseTo(across[0]![1]!, 6);
+    expect(bottom!.transform.y).toBeCloseTo(across[1]![1]!, 6);
+    expect(bottom!.transform.y - topEdge).toBeCloseTo(40, 6);
+
+    // The Move tool drags the top panel down until its top edge is 4 units short of the bottom panel's: it snaps
+    // onto it exactly, and a guide shows along that edge while the button is held.
+    await page.getByTestId('tool-MOVE').click();
+    await select(page, top!.id); // the split left both parts selected: move the top one alone
+    const zoom = await page.evaluate(() => (window as any).__koma.view().zoom as number);
+    const from = await toScreen(page, 850, 300);
+    const dy = (bottom!.transform.y - top!.transform.y - 4) * zoom;
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x, from.y + dy / 2, { steps: 4 });
+    await page.mouse.move(from.x, from.y + dy, { steps: 4 });
+    await expect
+      .poll(() => page.evaluate(() => (window as any).__koma.ui.state.snapGuides?.ys ?? []))
+      .toContain(bottom!.transform.y);
+    const guides = await stageLines(page, 'snap-guide');
+    expect(guides.some((points) => points[1] === bottom!.transform.y && points[3] === bottom!.transform.y)).toBe(true);
+    await screenshot(page, 'panel-craft-snap-guide');
+    await page.mouse.up();
+    await expect
+      .poll(async () => (await layers(page)).find((l) => l.id === top!.id)!.transform.y)
+      .toBe(bottom!.transform.y);
+    expect(await stageLines(page, 'snap-guide')).toEqual([]);
+    await page.getByTestId('undo').click();
+    await expect
+      .poll(async () => (await layers(page)).find((l) => l.id === top!.id)!.transform.y)
+      .toBe(top!.transform.y);
+
+    // The bottom panel's frame: 24 px, green. Its left edge is x = 110.
+    await select(page, bottom!.id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('panel-border-width').fill('24');
+    await blur(page);
+    await page.getByTestId('panel-border-color').fill('#00a000');
+    await expect
+      .poll(async () => (await layers(page)).find((l) => l.id === bottom!.id)!.data)
+      .toMatchObject({ borderWidth: 24, borderColor: '#00a000' });
+    await page.evaluate(() => (window as any).__koma.ui.update({ selection: [] }));
+    const green = [0, 160, 0];
+    const y = 1800;
+    await expect.poll(async () => near(await canvasPixel(page, 103, y), green, 8), { timeout: 10_000 }).toBe(true);
+    expect(near(await canvasPixel(page, 117, y), green, 8)).toBe(true);
+    expect(near(await canvasPixel(page, 80, y), [255, 255, 255], 8)).toBe(true);
+    expect(near(await canvasPixel(page, 110, 400), [0, 0, 0], 40)).toBe(true); // the top panel keeps black
+    await screenshot(page, 'panel-craft-frame');
+
+    await page.getByTestId('export-open').click();
+    await page.getByTestId('export-format-png').check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 90_000 }),
+      page.getByTestId('export-start').click(),
+    ]);
+    const { data, info } = await sharp(readFileSync(await download.path()))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const px = (x: number, yy: number) => [...data.subarray((yy * info.width + x) * 4, (yy * info.width + x) * 4 + 3)];
+    // Centred on the edge: 98..121 green, 97 and 122 not.
+    expect(px(99, y)).toEqual(green);
+    expect(px(120, y)).toEqual(green);
+    expect(near(px(96, y), [255, 255, 255], 1)).toBe(true);
+    expect(near(px(123, y), [255, 255, 255], 1)).toBe(true);
+    expect(px(110, 400)).toEqual([0, 0, 0]);
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

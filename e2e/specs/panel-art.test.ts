@@ -163,7 +163,7 @@ describe('art into panels', () => {
 });
 
 /** Konva nodes of the editor's stage with this name, as their points (lines) — the overlay the user sees. */
-const stageLines = (page: Page, name: string) =>
+const stageLines = (page: Page, name: string): Promise<number[][]> =>
   page.evaluate(
     (n) =>
       (window as unknown as { __komaScene: any }).__komaScene.stage

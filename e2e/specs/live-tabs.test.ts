@@ -136,6 +136,10 @@ describe('live tabs', () => {
       .poll(() => a.getByTestId('conflict-keep-mine').isVisible(), { timeout: 2_000, interval: 50 })
       .toBe(true);
     expect(await status(a)).toBe('conflict');
+    // Two browser contexts share no BroadcastChannel: B is another device as far as A can tell, and says so.
+    await expect(a.locator('#conflict-title').textContent()).resolves.toBe(
+      'This workspace was saved on another device',
+    );
     await screenshot(a, 'live-tabs-conflict');
     // Keeping A's version stores it; B then shows it in place.
     await a.getByTestId('conflict-keep-mine').click();

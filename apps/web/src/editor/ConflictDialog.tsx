@@ -4,7 +4,16 @@ import { Dialog } from '../components/Dialog.tsx';
 import { useT } from '../i18n/index.ts';
 import { paths } from '../router/routes.ts';
 
-/** Another tab saved first: keep this version (theirs stays in history) or open theirs after copying this one. */
+/**
+ * Another tab or device saved first: keep this version (theirs stays in history) or open theirs after copying this
+ * one. The title names where theirs was saved when this tab heard it (another tab of this browser, or elsewhere).
+ */
+const titleKey = {
+  tab: 'editor.conflict.titleTab',
+  device: 'editor.conflict.titleDevice',
+  unknown: 'editor.conflict.title',
+} as const;
+
 export function ConflictDialog({ session }: { session: EditorSession }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
@@ -25,7 +34,11 @@ export function ConflictDialog({ session }: { session: EditorSession }) {
     }
   };
   return (
-    <Dialog title={t('editor.conflict.title')} labelledBy="conflict-title" onCancel={() => undefined}>
+    <Dialog
+      title={t(titleKey[session.conflictOrigin() ?? 'unknown'])}
+      labelledBy="conflict-title"
+      onCancel={() => undefined}
+    >
       <p>{t('editor.conflict.body')}</p>
       <div className="button-row">
         <button

@@ -17,7 +17,9 @@ const en = {
       refused: 'Not saved — refused by the server',
     },
     conflict: {
-      title: 'This workspace was saved in another tab',
+      title: 'This workspace was saved elsewhere',
+      titleTab: 'This workspace was saved in another tab',
+      titleDevice: 'This workspace was saved on another device',
       body: 'Both versions are kept. Keep yours (the other one stays in the revision history), or open theirs (yours is saved as a copy).',
       keepMine: 'Keep my version',
       loadTheirs: 'Open theirs, copy mine',
@@ -212,7 +214,9 @@ const ja: typeof en = {
       refused: '未保存 — サーバーが拒否しました',
     },
     conflict: {
-      title: 'このワークスペースは別のタブで保存されました',
+      title: 'このワークスペースは別の場所で保存されました',
+      titleTab: 'このワークスペースは別のタブで保存されました',
+      titleDevice: 'このワークスペースは別の端末で保存されました',
       body: 'どちらの版も残ります。自分の版を保持する（相手の版は履歴に残ります）か、相手の版を開く（自分の版はコピーとして保存されます）を選んでください。',
       keepMine: '自分の版を保持',
       loadTheirs: '相手の版を開き、自分の版をコピー',

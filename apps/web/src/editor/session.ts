@@ -41,6 +41,7 @@ import { i18n } from '../i18n/index.ts';
 import { refusalText } from './refusals.ts';
 import { newBubbleForLocale } from '../canvas/new-bubble.ts';
 import { LiveUpdates } from './sync/live.ts';
+import { SaveOrigins, type SaveOrigin } from './sync/save-origins.ts';
 import { LocalCopyKeeper } from './sync/local-keeper.ts';
 import { refusalReason } from './sync/refusal.ts';
 
@@ -90,6 +91,10 @@ export class EditorSession implements InteractionHost {
   /** The newest revision heard of from elsewhere, and the fetch that brings it in (one at a time). */
   private remoteRevision = 0;
   private pulling: Promise<void> | null = null;
+  /** Which tab stored each revision heard of, to name where a conflicting version came from. */
+  private readonly origins = new SaveOrigins();
+  /** The revision the open conflict is with. */
+  private conflictRevision: number | null = null;
   private disposed = false;
 
   constructor(
@@ -288,7 +293,10 @@ export class EditorSession implements InteractionHost {
   /** Starts hearing of saves made elsewhere (server events, and other tabs of this browser). */
   startLive(): void {
     if (this.live || this.disposed) return;
-    this.live = new LiveUpdates(this.workspaceId, ({ revision }) => this.heard(revision));
+    this.live = new LiveUpdates(this.workspaceId, ({ revision, tab, sameBrowser }) => {
+      this.origins.heard(revision, tab, sameBrowser);
+      this.heard(revision);
+    });
     this.live.start();
   }
 
@@ -341,6 +349,7 @@ export class EditorSession implements InteractionHost {
         ? ({ ok: false, conflicts: ['unknown base'] } as const)
         : rebase(this.editor.doc, this.editor.doc, theirs);
     if (!result.ok) {
+      this.conflictRevision = record.revision;
       this.autosave.markConflict();
       return false;
     }
@@ -391,7 +400,12 @@ export class EditorSession implements InteractionHost {
     }
   }
 
-  /** Resolves a save conflict by overwriting; the other tab's version stays in the revision history. */
+  /** Where the version that conflicts with ours was saved: another tab of this browser, another device, or unknown. */
+  conflictOrigin(): SaveOrigin | null {
+    return this.conflictRevision === null ? null : this.origins.of(this.conflictRevision);
+  }
+
+  /** Resolves a save conflict by overwriting; the other version stays in the revision history. */
   async keepMine(): Promise<void> {
     const data = encodeWorkspaceData(denormalize(this.editor.doc));
     const version = this.editor.version;

@@ -3,6 +3,10 @@ import { TAB_ID } from '../../api/tab.ts';
 /** A save of the open workspace made elsewhere: another tab of this browser, or another device. */
 export interface RemoteSave {
   revision: number;
+  /** The tab that stored it, when known (the server's `head` event does not say). */
+  tab: string | null;
+  /** Heard over the BroadcastChannel: a tab of this browser. */
+  sameBrowser: boolean;
 }
 
 const CHANNEL = 'koma-workspace-saves';
@@ -33,7 +37,7 @@ export class LiveUpdates {
       this.channel.onmessage = (event: MessageEvent<unknown>) => {
         const m = event.data as { workspaceId?: unknown; revision?: unknown; tab?: unknown } | null;
         if (m?.workspaceId !== this.workspaceId || typeof m.revision !== 'number' || m.tab === TAB_ID) return;
-        this.onRemote({ revision: m.revision });
+        this.onRemote({ revision: m.revision, tab: typeof m.tab === 'string' ? m.tab : null, sameBrowser: true });
       };
     }
   }
@@ -66,7 +70,11 @@ export class LiveUpdates {
         const data = JSON.parse(String(event.data)) as { revision?: unknown; tab?: unknown };
         if (typeof data.revision !== 'number') return;
         if (own && data.tab === TAB_ID) return;
-        this.onRemote({ revision: data.revision });
+        this.onRemote({
+          revision: data.revision,
+          tab: typeof data.tab === 'string' ? data.tab : null,
+          sameBrowser: false,
+        });
       } catch {
         // A malformed event is dropped; the next one carries the head again.
       }

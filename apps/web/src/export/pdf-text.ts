@@ -75,14 +75,15 @@ const SYNTHETIC_ITALIC_SKEW = 0.25;
 
 /**
  * The file of `family` that holds `codePoint` as the canvas draws it — bold and italic when asked — and the slant
- * the browser adds when the face has no italic file; null when no file has the glyph or the canvas would fake bold.
+ * the browser adds when the face has no italic file; null when the face has no file with the glyph, 'fake bold' when
+ * it has the glyph but not in bold.
  */
 function fontFileFor(
   family: string,
   bold: boolean,
   italic: boolean,
   codePoint: number,
-): { url: string; skew: number } | null {
+): { url: string; skew: number } | 'fake bold' | null {
   const pkg = packageOf(family);
   const slice = slicesByPackage.get(pkg)?.find((s) => s.ranges.some(([a, b]) => codePoint >= a && codePoint <= b));
   if (!slice) return null;
@@ -90,7 +91,9 @@ function fontFileFor(
   const url = italic ? file('italic') : undefined;
   if (url) return { url, skew: 0 };
   const upright = file('normal');
-  return upright ? { url: upright, skew: italic ? SYNTHETIC_ITALIC_SKEW : 0 } : null;
+  if (upright) return { url: upright, skew: italic ? SYNTHETIC_ITALIC_SKEW : 0 };
+  // The face has the glyph but no bold file: the canvas emboldens the regular one (not another face's bold).
+  return bold ? 'fake bold' : null;
 }
 
 /** Splits text into pieces each set in one file: the layer's face, else the Japanese gothic (as the CSS stack does). */
@@ -99,6 +102,7 @@ function segmentsOf(text: string, family: string, bold: boolean, italic: boolean
   for (const char of text) {
     const cp = char.codePointAt(0)!;
     const file = fontFileFor(family, bold, italic, cp) ?? fontFileFor('Noto Sans JP', bold, italic, cp);
+    if (file === 'fake bold') return null;
     if (!file) {
       if (/\s/.test(char) && out.length > 0) {
         out[out.length - 1]!.text += char;
@@ -223,7 +227,7 @@ const overlaps = (a: Box, r: { x: number; y: number; width: number; height: numb
 
 let measuring: CanvasRenderingContext2D | null = null;
 function textWidth(font: string, text: string): number {
-  measuring ??= document.createElement('canvas').getContext('2d');
+  if (typeof document !== 'undefined') measuring ??= document.createElement('canvas').getContext('2d');
   if (!measuring) return text.length * Number(/([\d.]+)px/.exec(font)?.[1] ?? 16);
   measuring.font = font;
   return measuring.measureText(text).width;

@@ -57,12 +57,17 @@ export async function rasterizePlan(
       const context = canvas.getContext('2d');
       if (!context) throw new ExportError(exportText('error.noPixelsBack'));
       const pixels = context.getImageData(0, 0, width, height);
+      // A canvas's pixels are freed when it is collected, which can be pages later: let them go now, so a chapter
+      // export holds the page being drawn, not a trail of read-back canvases.
+      canvas.width = canvas.height = 0;
       out.set(node.key, { width, height, data: pixels.data });
       onRaster?.(index + 1, nodes.length);
       // Let the progress bar paint between layers.
       await new Promise((resolve) => window.setTimeout(resolve, 0));
     }
   } finally {
+    // Same for the stage's own canvases (sized to the last raster).
+    stage.size({ width: 1, height: 1 });
     stage.destroy();
   }
   return out;

@@ -1,5 +1,6 @@
 // Layer appearance (issue 17, item 2): opacity, blend mode, a 90° turn and a flip set in the layer tab show on the
-// canvas and in the exported PNG, pixel for pixel, and survive a save and reload.
+// canvas and in the exported PNG, pixel for pixel, and survive a save and reload. The rotate handle turns a layer
+// freely, with Shift in 15° steps, as one undo step, with a mouse and with one finger.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -9,6 +10,7 @@ import { realErrors } from '../support/flows.ts';
 import { newComic, select, toScreen } from '../support/editor-page.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { ROTATE_HANDLE_OFFSET_PX } from '@koma/editor';
 
 const suite = useServerAndBrowser();
 
@@ -136,6 +138,110 @@ describe('layer appearance', () => {
     expect(near(at(700, 1200), [128, 128, 128], 1)).toBe(true);
     // Normal at 50 % would give (192, 64, 64): the mode is really multiply.
     expect(near(at(850, 1350), [192, 64, 64], 20)).toBe(false);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});
+
+/** The screen point of the selected layer's rotate handle and of its pivot, for a 400×100 strip centred on (850, 1200). */
+async function handleOfStrip(page: Page) {
+  const zoom = await page.evaluate(() => (window as unknown as { __koma: any }).__koma.view().zoom as number);
+  const centre = await toScreen(page, 850, 1200);
+  const radius = 50 * zoom + ROTATE_HANDLE_OFFSET_PX;
+  /** The point `radius` from the pivot, `degrees` clockwise from straight up. */
+  const around = (degrees: number) => {
+    const r = (degrees * Math.PI) / 180;
+    return { x: centre.x + Math.sin(r) * radius, y: centre.y - Math.cos(r) * radius };
+  };
+  return { centre, handle: around(0), around };
+}
+
+const undoDepth = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __koma: any }).__koma.editor.historySize.undo as number);
+
+describe('free rotation', () => {
+  it('the rotate handle turns a layer with the mouse, Shift landing on 15° steps, one undo step, in the PNG', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    const email = await newComic(page, 'rotate-mouse');
+    setPlan(suite.server, email, 'subscriber');
+    await drop(page, { x: 850, y: 1200 }, [400, 100], null, 'strip.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+    const [strip] = await imageLayers(page);
+    await select(page, strip!.id);
+    const { handle, around } = await handleOfStrip(page);
+    const before = await undoDepth(page);
+    // Swept 52° clockwise with Shift held: 45°.
+    await page.mouse.move(handle.x, handle.y);
+    await page.mouse.down();
+    await page.keyboard.down('Shift');
+    for (const degrees of [15, 30, 45, 52]) await page.mouse.move(around(degrees).x, around(degrees).y);
+    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(45);
+    await screenshot(page, 'rotate-handle-drag');
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    expect((await imageLayers(page))[0]!.rotation).toBe(45);
+    expect(await undoDepth(page)).toBe(before + 1);
+
+    // Red (the strip's left half) now runs up-left of the pivot, blue down-right; where the upright strip's red
+    // end was, (670, 1200), is paper now.
+    await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
+    const d = 100 / Math.SQRT2;
+    await expect
+      .poll(async () => near(await canvasPixel(page, 850 - d, 1200 - d), [255, 0, 0], 4), { timeout: 10_000 })
+      .toBe(true);
+    expect(near(await canvasPixel(page, 850 + d, 1200 + d), [0, 0, 255], 4)).toBe(true);
+    expect(near(await canvasPixel(page, 670, 1200), [255, 255, 255], 4)).toBe(true);
+
+    await page.getByTestId('export-open').click();
+    await page.getByTestId('export-format-png').check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 90_000 }),
+      page.getByTestId('export-start').click(),
+    ]);
+    const { data, info } = await sharp(readFileSync(await download.path()))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => {
+      const i = (Math.round(y) * info.width + Math.round(x)) * 4;
+      return [...data.subarray(i, i + 3)];
+    };
+    expect(near(at(850 - d, 1200 - d), [255, 0, 0], 2)).toBe(true);
+    expect(near(at(850 + d, 1200 + d), [0, 0, 255], 2)).toBe(true);
+    expect(near(at(670, 1200), [255, 255, 255], 1)).toBe(true);
+    // Along the turned strip's axis, 190 units out, still red: it is turned, not just cut.
+    expect(near(at(850 - 190 / Math.SQRT2, 1200 - 190 / Math.SQRT2), [255, 0, 0], 2)).toBe(true);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+
+  it('one finger on the rotate handle turns the layer on a 1024×768 touch screen', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1024, height: 768 },
+      hasTouch: true,
+    });
+    await newComic(page, 'rotate-touch');
+    await drop(page, { x: 850, y: 1200 }, [400, 100], null, 'strip.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+    const [strip] = await imageLayers(page);
+    await select(page, strip!.id);
+    const { handle, around } = await handleOfStrip(page);
+    const before = await undoDepth(page);
+    const cdp = await context.newCDPSession(page);
+    const finger = (type: string, p?: { x: number; y: number }) =>
+      cdp.send('Input.dispatchTouchEvent', {
+        type: type as 'touchStart',
+        touchPoints: p ? [{ x: p.x, y: p.y, id: 0, radiusX: 4, radiusY: 4, force: 1 }] : [],
+      });
+    await finger('touchStart', handle);
+    for (const degrees of [20, 45, 70, 90]) await finger('touchMove', around(degrees));
+    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBeCloseTo(90, 0);
+    await screenshot(page, 'rotate-handle-touch-drag');
+    await finger('touchEnd');
+    expect(await undoDepth(page)).toBe(before + 1);
+    expect(await page.getByTestId('context-menu').isVisible()).toBe(false);
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

@@ -170,8 +170,9 @@ describe('page setups', () => {
     expect(first.getBleedBox().width).toBeCloseTo(mm(188), 0);
     // The lettering is vector text in an embedded font: listed by pdffonts, found by pdftotext.
     const fonts = execFileSync('pdffonts', [pdf.file], { encoding: 'utf8' });
-    expect(fonts).toMatch(/ComicNeue\S*\s+CID TrueType\s+Identity-H\s+yes/);
-    expect(fonts).toMatch(/NotoSansJP\S*\s+CID TrueType\s+Identity-H\s+yes/);
+    // Embedded ("emb yes") subsets named with their six-letter tag ("sub yes").
+    expect(fonts).toMatch(/[A-Z]{6}\+ComicNeue\S*\s+CID TrueType\s+Identity-H\s+yes\s+yes/);
+    expect(fonts).toMatch(/[A-Z]{6}\+NotoSansJP\S*\s+CID TrueType\s+Identity-H\s+yes\s+yes/);
     const words = execFileSync('pdftotext', ['-raw', pdf.file, '-'], { encoding: 'utf8' });
     expect(words).toContain('PRINT ME');
     // One glyph per line of the column, in reading order.

@@ -1,6 +1,7 @@
 import { applyPatches, enablePatches, freeze, produce, produceWithPatches, type Patch } from 'immer';
 import type { ViewTransform } from '@koma/domain';
 import { History } from './history/history.ts';
+import { changedParts, partOfPath } from './history/changed-parts.ts';
 import type { Command, CommandContext } from './commands/command.ts';
 import type { DocState } from './store/state.ts';
 
@@ -270,10 +271,12 @@ export class Editor {
    * cleared: its steps were recorded against the old version, and replaying them onto the new one could rewrite
    * the other tab's work. `unsaved` keeps the document dirty (our rebased edits still have to reach the server).
    */
-  replaceDocument(doc: DocState, unsaved: boolean): void {
+  replaceDocument(doc: DocState, unsaved: boolean, keepHistory = false): void {
     this.openGesture?.commit();
+    // Undo steps that touch only what the new version left as it was still apply there; the rest go.
+    if (keepHistory) this.history.keepUntouched(changedParts(this.state, doc), partOfPath);
+    else this.history.clear();
     this.state = freeze(doc, true);
-    this.history.clear();
     this.changeCount++;
     if (!unsaved) {
       this.savedCount = this.changeCount;

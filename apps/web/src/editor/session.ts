@@ -355,7 +355,7 @@ export class EditorSession implements InteractionHost {
     }
     this.revision = record.revision;
     this.acknowledged = { revision: record.revision, data: record.data };
-    this.editor.replaceDocument(result.doc, result.pending);
+    this.editor.replaceDocument(result.doc, result.pending, true);
     this.autosave.refresh();
     if (result.pending) void this.autosave.saveNow();
     else this.localCopy.saved();

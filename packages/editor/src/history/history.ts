@@ -53,6 +53,26 @@ export class History {
     return this.redoStack.at(-1)?.name;
   }
 
+  /**
+   * After the document was replaced by another version: keeps the undo entries, newest first, whose patches touch
+   * none of `changed` (the parts that version changed) nor anything a dropped newer entry touched, so every kept
+   * step still applies where it was recorded. Redo is cleared. Returns how many entries were kept.
+   */
+  keepUntouched(changed: ReadonlySet<string>, partOf: (path: readonly (string | number)[]) => string): number {
+    const blocked = new Set(changed);
+    const kept: HistoryEntry[] = [];
+    for (let i = this.undoStack.length - 1; i >= 0; i--) {
+      const entry = this.undoStack[i]!;
+      const parts = new Set([...entry.patches, ...entry.inversePatches].map((patch) => partOf(patch.path)));
+      if ([...parts].some((part) => blocked.has(part))) for (const part of parts) blocked.add(part);
+      else kept.push(entry);
+    }
+    this.undoStack.length = 0;
+    this.undoStack.push(...kept.reverse());
+    this.redoStack = [];
+    return kept.length;
+  }
+
   clear(): void {
     this.undoStack.length = 0;
     this.redoStack = [];

@@ -37,7 +37,7 @@ describe('taking in another version keeps undo history', () => {
   });
 
   it('rebased over their edit: our unsaved step undoes; a step on the layer they changed is gone, and so is every older step on it', () => {
-    const { mine, other, a, b } = twoTabs();
+    const { mine, a, b } = twoTabs();
     ok(mine.execute(cmd.renameLayer, { id: b, name: 'early mine' }));
     ok(mine.execute(cmd.moveLayers, { ids: [a], dx: 5, dy: 0 }));
     // Saved: base for the merge is now here.

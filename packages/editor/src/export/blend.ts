@@ -98,33 +98,33 @@ export function drawBlended(
     let x = x0;
     while (x < x1) {
       if (full) {
-        // Eight at a time while source and clip are opaque (the alpha bits of the AND of their words): the body of
-        // every picture inside its panel.
-        let end = x;
-        while (end + 8 <= x1) {
-          const si = sRow + end;
-          let all = s32[si]! & s32[si + 1]! & s32[si + 2]! & s32[si + 3]!;
-          all &= s32[si + 4]! & s32[si + 5]! & s32[si + 6]! & s32[si + 7]!;
-          if (k32) {
-            const ki = kRow + end;
-            all &= k32[ki]! & k32[ki + 1]! & k32[ki + 2]! & k32[ki + 3]!;
-            all &= k32[ki + 4]! & k32[ki + 5]! & k32[ki + 6]! & k32[ki + 7]!;
+        // One pass while source, clip and backdrop are all opaque (the alpha bits of the AND of their words): the
+        // body of every picture inside its panel. One read of each word a pixel; a first pass testing eight words
+        // at a time before this one read the source and the clip twice.
+        if (k32) {
+          for (; x < x1; x++) {
+            const dp = dRow + x;
+            const dw = d32[dp]!;
+            const sw = s32[sRow + x]!;
+            if ((dw & sw & k32[kRow + x]!) >>> 24 !== 255) break;
+            d32[dp] =
+              full[((dw & 0xff) << 8) | (sw & 0xff)]! |
+              (full[(dw & 0xff00) | ((sw >>> 8) & 0xff)]! << 8) |
+              (full[((dw >>> 8) & 0xff00) | ((sw >>> 16) & 0xff)]! << 16) |
+              (dw & -0x1000000);
           }
-          if (all >>> 24 !== 255) break;
-          end += 8;
-        }
-        // A backdrop pixel that is not opaque ends the run; the general path below takes it (one call site for it
-        // keeps this loop small enough to stay fast).
-        for (; x < end; x++) {
-          const dp = dRow + x;
-          const dw = d32[dp]!;
-          if (dw >>> 24 !== 255) break;
-          const sw = s32[sRow + x]!;
-          d32[dp] =
-            full[((dw & 0xff) << 8) | (sw & 0xff)]! |
-            (full[(dw & 0xff00) | ((sw >>> 8) & 0xff)]! << 8) |
-            (full[((dw >>> 8) & 0xff00) | ((sw >>> 16) & 0xff)]! << 16) |
-            (dw & -0x1000000);
+        } else {
+          for (; x < x1; x++) {
+            const dp = dRow + x;
+            const dw = d32[dp]!;
+            const sw = s32[sRow + x]!;
+            if ((dw & sw) >>> 24 !== 255) break;
+            d32[dp] =
+              full[((dw & 0xff) << 8) | (sw & 0xff)]! |
+              (full[(dw & 0xff00) | ((sw >>> 8) & 0xff)]! << 8) |
+              (full[((dw >>> 8) & 0xff00) | ((sw >>> 16) & 0xff)]! << 16) |
+              (dw & -0x1000000);
+          }
         }
         if (x >= x1) break;
       }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BlendMode } from '@koma/domain';
 import { drawBlended } from '../../src/export/blend.ts';
+import { previousDrawBlended } from './blend-previous.ts';
 import { createRaster, drawOver, opaqueBounds, type ClipBase, type Raster } from '../../src/export/raster.ts';
 
 /** Source-over one pixel at a time, the plain formula drawOver's block copies and skips must agree with. */
@@ -183,6 +184,41 @@ describe('drawBlended', () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('drawBlended, one pass over opaque runs', () => {
+  it('writes exactly the bytes the previous two-pass code wrote, for any mode, placement, opacity and clip base', () => {
+    // Mostly opaque runs, so that the run loop starts, stops at every kind of pixel and resumes.
+    const opaqueish = (maxW: number, maxH: number) =>
+      fc
+        .tuple(raster(maxW, maxH), fc.integer({ min: 0, max: 3 }))
+        .map(([r, keep]) => {
+          for (let i = 3; i < r.data.length; i += 4) if (r.data[i] !== 0 && (i >> 2) % 4 !== keep) r.data[i] = 255;
+          return r;
+        });
+    fc.assert(
+      fc.property(
+        opaqueish(50, 12),
+        opaqueish(60, 14),
+        fc.option(opaqueish(60, 14), { nil: undefined }),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.constantFrom<Exclude<BlendMode, 'normal'>>('multiply', 'screen', 'overlay', 'darken', 'lighten'),
+        fc.constantFrom(1, 0.8, 0.5, 0),
+        (dstStart, src, clipRaster, left, top, clipLeft, clipTop, mode, opacity) => {
+          const clip = clipRaster ? { raster: clipRaster, left: clipLeft, top: clipTop } : undefined;
+          const expected = { ...dstStart, data: dstStart.data.slice() };
+          const actual = { ...dstStart, data: dstStart.data.slice() };
+          previousDrawBlended(expected, src, left, top, mode, opacity, clip);
+          drawBlended(actual, src, left, top, mode, opacity, clip);
+          expect(Buffer.from(actual.data).equals(Buffer.from(expected.data))).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

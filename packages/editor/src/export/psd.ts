@@ -282,6 +282,17 @@ function countRasters(nodes: readonly PlanNode[]): number {
   return nodes.reduce((n, node) => n + (node.kind === 'group' ? countRasters(node.children) : 1), 0);
 }
 
+/**
+ * The white page of the Background layer, one per page size and shared by every build: it is only read (by the
+ * writer and the composite), and a whole comic's pages are one size, so each page after the first skips 16 MB of
+ * fresh memory (a 1700×2400 page) and its fill. One worker runs one export job, so this lives as long as the job.
+ */
+let white: Raster | undefined;
+function whitePage(width: number, height: number): Raster {
+  if (white?.width !== width || white.height !== height) white = createRaster(width, height, [255, 255, 255, 255]);
+  return white;
+}
+
 function pixelsFor(
   node: PlanRaster,
   rasters: ReadonlyMap<string, Raster>,
@@ -290,8 +301,10 @@ function pixelsFor(
 ): { raster: Raster; rect: Rect } {
   const out = layerPixels(node, rasters, plan);
   if (!watermark || out.raster.width === 0) return out;
-  // The caller's raster is never changed: it may be drawn again (another format, another plan).
-  const raster = out.raster === rasters.get(node.key) ? { ...out.raster, data: out.raster.data.slice() } : out.raster;
+  // The caller's raster is never changed: it may be drawn again (another format, another plan); nor is the shared
+  // white page.
+  const shared = out.raster === rasters.get(node.key) || out.raster === white;
+  const raster = shared ? { ...out.raster, data: out.raster.data.slice() } : out.raster;
   markRaster(raster, out.rect.x, out.rect.y, plan.width, plan.height);
   return { raster, rect: out.rect };
 }
@@ -305,7 +318,7 @@ function layerPixels(
   let raster: Raster;
   switch (node.role) {
     case 'background':
-      raster = createRaster(plan.width, plan.height, [255, 255, 255, 255]);
+      raster = whitePage(plan.width, plan.height);
       break;
     case 'panelArea':
       raster = fillPolygon(local, node.polygon ?? [], [255, 255, 255, 255]);

@@ -268,3 +268,19 @@ describe('PSD type layers carry what the editor drew', () => {
     expect(layer.effects?.stroke).toBeUndefined();
   });
 });
+
+describe('the shared white page', () => {
+  it('is the same Background for every build of a size, and a free build marks a copy, never it', () => {
+    const { doc, rootId } = fixtureDoc();
+    const pagePlan = planPage(doc, rootId);
+    const background = (plan: 'free' | 'subscriber') =>
+      buildPsd(pagePlan, syntheticRasters(pagePlan), { plan, thumbnail: false }).psd.children![0]!.imageData!;
+    const first = background('subscriber');
+    const marked = background('free');
+    expect(marked).not.toBe(first);
+    expect(marked.data.some((v) => v !== 255)).toBe(true);
+    const again = background('subscriber');
+    expect(again).toBe(first);
+    expect(again.data.every((v) => v === 255)).toBe(true);
+  });
+});

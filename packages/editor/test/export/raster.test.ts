@@ -192,12 +192,10 @@ describe('drawBlended, one pass over opaque runs', () => {
   it('writes exactly the bytes the previous two-pass code wrote, for any mode, placement, opacity and clip base', () => {
     // Mostly opaque runs, so that the run loop starts, stops at every kind of pixel and resumes.
     const opaqueish = (maxW: number, maxH: number) =>
-      fc
-        .tuple(raster(maxW, maxH), fc.integer({ min: 0, max: 3 }))
-        .map(([r, keep]) => {
-          for (let i = 3; i < r.data.length; i += 4) if (r.data[i] !== 0 && (i >> 2) % 4 !== keep) r.data[i] = 255;
-          return r;
-        });
+      fc.tuple(raster(maxW, maxH), fc.integer({ min: 0, max: 3 })).map(([r, keep]) => {
+        for (let i = 3; i < r.data.length; i += 4) if (r.data[i] !== 0 && (i >> 2) % 4 !== keep) r.data[i] = 255;
+        return r;
+      });
     fc.assert(
       fc.property(
         opaqueish(50, 12),

@@ -10,7 +10,7 @@ export interface FocusedControl {
   type?: string;
   editable?: boolean;
   role?: string | null;
-  /** Inside an open modal dialog. */
+  /** Inside an open dialog, or anywhere while a modal dialog is open. */
   inDialog?: boolean;
 }
 
@@ -21,7 +21,8 @@ export function controlOf(target: EventTarget | null): FocusedControl | null {
     ...(target instanceof HTMLInputElement ? { type: target.type } : {}),
     editable: target instanceof HTMLElement && target.isContentEditable,
     role: target.getAttribute('role'),
-    inDialog: target.closest('dialog[open]') !== null,
+    // A modal owns the keyboard even when focus has left it (a click on its text moves focus to the body).
+    inDialog: target.closest('dialog[open]') !== null || target.ownerDocument.querySelector('dialog:modal') !== null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { LAYER_SCALE_STEP } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
 import { kindOf } from '../kinds/lookup.ts';
+import { applyMatrix, placementOf } from '../kinds/placement.ts';
 import { CommandError, defineCommand } from './command.ts';
 import { getLayer } from './helpers.ts';
 
@@ -63,7 +64,12 @@ export interface ResizeArgs {
   keepAspect?: boolean;
 }
 
-/** Resizes a layer by dragging one corner; the opposite corner stays where it is. */
+/**
+ * Resizes a layer by dragging one corner; the opposite corner stays where it is on the canvas. A turned or flipped
+ * layer resizes in its own frame (as Figma and Konva's Transformer do): corners are named in that frame (hit.ts
+ * cornerAt), so the canvas delta is taken into it through the inverse of the layer's rotation and flips, the box
+ * grows there, and the new centre is placed so that the opposite corner keeps its canvas position.
+ */
 export const resizeLayer = defineCommand('Resize layer', (doc: DocState, args: ResizeArgs) => {
   const node = getLayer(doc, args.id);
   if (node.locked) throw new CommandError('Layer is locked');
@@ -71,8 +77,14 @@ export const resizeLayer = defineCommand('Resize layer', (doc: DocState, args: R
   const { x, y, size } = node.transform;
   const left = args.corner === 'top-left' || args.corner === 'bottom-left';
   const top = args.corner === 'top-left' || args.corner === 'top-right';
-  let width = size.width + (left ? -args.dx : args.dx);
-  let height = size.height + (top ? -args.dy : args.dy);
+  const m = placementOf(node).matrix;
+  const [a, b, c, d] = m;
+  const upright = a === 1 && b === 0 && c === 0 && d === 1;
+  // The delta in the layer's own units: the inverse of the rotation-and-flip part (orthonormal, so its transpose).
+  const dx = upright ? args.dx : a * args.dx + b * args.dy;
+  const dy = upright ? args.dy : c * args.dx + d * args.dy;
+  let width = size.width + (left ? -dx : dx);
+  let height = size.height + (top ? -dy : dy);
   if (args.keepAspect && size.width > 0 && size.height > 0) {
     const scale = Math.max(width / size.width, height / size.height);
     width = size.width * scale;
@@ -80,7 +92,18 @@ export const resizeLayer = defineCommand('Resize layer', (doc: DocState, args: R
   }
   width = Math.max(width, MIN_LAYER_SIZE);
   height = Math.max(height, MIN_LAYER_SIZE);
-  applyBox(doc, node, left ? x + size.width - width : x, top ? y + size.height - height : y, width, height);
+  if (upright) {
+    applyBox(doc, node, left ? x + size.width - width : x, top ? y + size.height - height : y, width, height);
+    return;
+  }
+  // The opposite corner, in the old box and in the new one (both in layer units), and where it is on the canvas.
+  const pinned = applyMatrix(m, { x: left ? size.width : 0, y: top ? size.height : 0 });
+  const ox = (left ? width : 0) - width / 2;
+  const oy = (top ? height : 0) - height / 2;
+  // The turn keeps its linear part across a resize, so centre = pinned − L·(anchor − half size).
+  const cx = pinned.x - (a * ox + c * oy);
+  const cy = pinned.y - (b * ox + d * oy);
+  applyBox(doc, node, cx - width / 2, cy - height / 2, width, height);
 });
 
 /** Grows (+1) or shrinks (-1) a layer by 10 % about its centre (Ctrl+= and Ctrl+-). */

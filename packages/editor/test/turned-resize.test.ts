@@ -47,10 +47,10 @@ describe('resizing a turned layer by its bottom-right handle', () => {
       const { d, id } = turned('POSE', rotation);
       const [anchor, , grabbed] = cornersOf(d, id);
       const before = d.editor.historySize.undo;
-      const to = { x: grabbed!.x + 37, y: grabbed!.y - 21 };
-      d.drag([grabbed!.x, grabbed!.y], [to.x, to.y]);
+      const to = { x: grabbed.x + 37, y: grabbed.y - 21 };
+      d.drag([grabbed.x, grabbed.y], [to.x, to.y]);
       const after = cornersOf(d, id);
-      expectAt(after[0], anchor!);
+      expectAt(after[0], anchor);
       expectAt(after[2], to);
       expect(d.editor.doc.layers[id]!.rotation).toBeCloseTo(rotation > 180 ? rotation - 360 : rotation, 9);
       expect(d.editor.historySize.undo).toBe(before + 1);
@@ -61,14 +61,14 @@ describe('resizing a turned layer by its bottom-right handle', () => {
     it(`at ${rotation}°, an image keeps its proportion: the dragged corner stays on the diagonal`, () => {
       const { d, id } = turned('IMAGE', rotation);
       const [anchor, , grabbed] = cornersOf(d, id);
-      d.drag([grabbed!.x, grabbed!.y], [grabbed!.x + 40, grabbed!.y + 5]);
+      d.drag([grabbed.x, grabbed.y], [grabbed.x + 40, grabbed.y + 5]);
       const after = cornersOf(d, id);
-      expectAt(after[0], anchor!);
+      expectAt(after[0], anchor);
       const size = d.editor.doc.layers[id]!.transform.size;
       expect(size.width / size.height).toBeCloseTo(2, 9);
       // anchor → old corner and anchor → new corner are parallel.
-      const u = { x: grabbed!.x - anchor!.x, y: grabbed!.y - anchor!.y };
-      const v = { x: after[2].x - anchor!.x, y: after[2].y - anchor!.y };
+      const u = { x: grabbed.x - anchor.x, y: grabbed.y - anchor.y };
+      const v = { x: after[2].x - anchor.x, y: after[2].y - anchor.y };
       expect(Math.abs(u.x * v.y - u.y * v.x) / Math.hypot(u.x, u.y)).toBeLessThan(1e-6);
       expect(Math.hypot(v.x, v.y)).toBeGreaterThan(Math.hypot(u.x, u.y));
     });

@@ -1,15 +1,14 @@
 // Layer appearance (issue 17, item 2): opacity, blend mode, a 90° turn and a flip set in the layer tab show on the
 // canvas and in the exported PNG, pixel for pixel, and survive a save and reload. The rotate handle turns a layer
 // freely, with Shift in 15° steps, as one undo step, with a mouse and with one finger.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
 import { newComic, select, toScreen } from '../support/editor-page.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { canvasPixel, exportPagePng, near } from '../support/pixels.ts';
 import { ROTATE_HANDLE_OFFSET_PX } from '@koma/editor';
 
 const suite = useServerAndBrowser();
@@ -75,22 +74,6 @@ async function drop(
   );
 }
 
-async function canvasPixel(page: Page, x: number, y: number): Promise<number[]> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const p = await toScreen(page, x, y);
-  return page.evaluate(
-    ([px, py]) => {
-      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
-      const ratio = canvas.width / canvas.clientWidth;
-      return [...canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data];
-    },
-    [p.x - box.x, p.y - box.y],
-  );
-}
-
-const near = (got: number[], want: number[], tolerance: number) =>
-  want.every((v, i) => Math.abs(v - got[i]!) <= tolerance);
-
 describe('layer appearance', () => {
   it('shows opacity, multiply, a 90° turn and a vertical flip on the canvas and in the PNG', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
@@ -124,15 +107,7 @@ describe('layer appearance', () => {
     expect(near(await canvasPixel(page, 700, 1200), [128, 128, 128], 2)).toBe(true);
     await screenshot(page, 'appearance-canvas');
 
-    await page.getByTestId('export-open').click();
-    await page.getByTestId('export-format-png').check();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 90_000 }),
-      page.getByTestId('export-start').click(),
-    ]);
-    const file = await download.path();
-    const { data, info } = await sharp(readFileSync(file)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 3)];
+    const { at } = await exportPagePng(page);
     expect(near(at(850, 1350), red, 2)).toBe(true);
     expect(near(at(850, 1050), blue, 2)).toBe(true);
     expect(near(at(700, 1200), [128, 128, 128], 1)).toBe(true);
@@ -194,20 +169,7 @@ describe('free rotation', () => {
     expect(near(await canvasPixel(page, 850 + d, 1200 + d), [0, 0, 255], 4)).toBe(true);
     expect(near(await canvasPixel(page, 670, 1200), [255, 255, 255], 4)).toBe(true);
 
-    await page.getByTestId('export-open').click();
-    await page.getByTestId('export-format-png').check();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 90_000 }),
-      page.getByTestId('export-start').click(),
-    ]);
-    const { data, info } = await sharp(readFileSync(await download.path()))
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const at = (x: number, y: number) => {
-      const i = (Math.round(y) * info.width + Math.round(x)) * 4;
-      return [...data.subarray(i, i + 3)];
-    };
+    const { at } = await exportPagePng(page);
     expect(near(at(850 - d, 1200 - d), [255, 0, 0], 2)).toBe(true);
     expect(near(at(850 + d, 1200 + d), [0, 0, 255], 2)).toBe(true);
     expect(near(at(670, 1200), [255, 255, 255], 1)).toBe(true);

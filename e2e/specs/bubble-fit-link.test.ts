@@ -1,7 +1,6 @@
 // Lettering, issue 18 item 5 and 6: a bubble that shrinks its text to fit (on the canvas, with the tab's size and its
 // overflow warning), two bubbles linked into one outline (judged on the exported PNG: no stroke inside the union),
 // and the faces a tail can point at outlined only while the tail menu is open.
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
 import { blur, newComic, textLayers as texts, toScreen, type PageLayer } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { exportPagePng } from '../support/pixels.ts';
 
 const suite = useServerAndBrowser();
 
@@ -28,20 +28,6 @@ async function bubbleAt(page: Page, x: number, y: number, text: string): Promise
 
 const setSelection = (page: Page, ids: string[]) =>
   page.evaluate((sel) => (window as any).__koma.ui.update({ selection: sel }), ids);
-
-async function exportPng(page: Page): Promise<{ width: number; height: number; data: Buffer }> {
-  await page.getByTestId('export-open').click();
-  await page.getByTestId('export-format-png').check();
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 90_000 }),
-    page.getByTestId('export-start').click(),
-  ]);
-  const file = await download.path();
-  await expect.poll(() => page.getByTestId('export-progress').count(), { timeout: 30_000 }).toBe(0);
-  await page.getByTestId('export-close').click();
-  const { data, info } = await sharp(readFileSync(file)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data };
-}
 
 const centre = (l: PageLayer) => ({
   x: l.transform.x + l.transform.size.width / 2,
@@ -127,14 +113,14 @@ describe('bubbles that fit and join', () => {
       .filter((t) => t > 0.12 && t < 0.88)
       .map((t) => ({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t }));
     // Apart from each other, both outlines cross the line between the centres.
-    const before = await exportPng(page);
+    const before = await exportPagePng(page);
     expect(segment.filter((p) => ink(before, p)).length).toBeGreaterThan(0);
 
     await setSelection(page, [a!.id, second.id]);
     await page.getByTestId('link-bubbles').click();
     const linked = await texts(page);
     expect(linked.map((l) => l.data.linkedBubbleId)).toEqual([second.id, a!.id]);
-    const after = await exportPng(page);
+    const after = await exportPagePng(page);
     expect(segment.filter((p) => ink(after, p))).toEqual([]);
     // The union keeps its outer outline: left of the first bubble's centre and right of the second's there is ink.
     const leftward = Array.from({ length: 60 }, (_, k) => ({

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { watermarkMask } from '@koma/editor';
 import { openPage, screenshot } from '../support/browser.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { exportPagePng } from '../support/pixels.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { blur, creditTotal, idle, select, toScreen } from '../support/editor-page.ts';
@@ -65,22 +65,6 @@ async function emptyPage(page: Page, label: string): Promise<void> {
   await blur(page);
   await page.keyboard.press('Delete');
   await expect.poll(async () => (await snapshot(page)).children.length).toBe(0);
-}
-
-/** Exports the page as PNG through the Export dialog and decodes it. */
-async function exportPage(page: Page): Promise<{ width: number; height: number; data: Buffer }> {
-  await page.getByTestId('export-open').click();
-  await page.getByTestId('export-format-png').check();
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 90_000 }),
-    page.getByTestId('export-start').click(),
-  ]);
-  const file = await download.path();
-  await expect.poll(() => page.getByTestId('export-progress').count(), { timeout: 30_000 }).toBe(0);
-  expect(await page.getByTestId('export-error').count()).toBe(0);
-  await page.getByTestId('export-close').click();
-  const { data, info } = await sharp(readFileSync(file)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data };
 }
 
 /** Drops a file onto the canvas at a canvas point: the given bytes, or a PNG of that size drawn in the page. */
@@ -204,7 +188,7 @@ function distanceToStroke(s: Stroke, x: number, y: number): number {
  * exports of the page that only the painted region changed.
  */
 async function inpaintChangesOnlyThePaintedRegion(page: Page, sourceId: string, shot: string): Promise<void> {
-  const before = await exportPage(page);
+  const before = await exportPagePng(page);
   // A brush stroke across the middle of the picture.
   const t = (await snapshot(page)).layers[sourceId]!.transform;
   await page.getByTestId('tool-BRUSH').click();
@@ -230,7 +214,7 @@ async function inpaintChangesOnlyThePaintedRegion(page: Page, sourceId: string, 
   await idle(page);
   await page.waitForTimeout(500); // let the canvas draw the result for the screenshot
   await screenshot(page, shot);
-  const after = await exportPage(page);
+  const after = await exportPagePng(page);
 
   const source = (await snapshot(page)).layers[sourceId]!;
   const { mask: strokes, blurRadius, feathering } = source.data.maskParams!;
@@ -318,7 +302,7 @@ describe('inpaint and face enhance on the exported page', () => {
     await expect
       .poll(async () => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 30_000 })
       .toBe('saved');
-    const before = await exportPage(page);
+    const before = await exportPagePng(page);
 
     await select(page, layerId);
     await page.getByTestId('tab-layer').click();
@@ -390,7 +374,7 @@ describe('inpaint and face enhance on the exported page', () => {
     await expect.poll(async () => creditTotal(page), { timeout: 10_000 }).toBe(credits - cost);
     await page.waitForTimeout(500);
     await screenshot(page, 'faces-enhanced');
-    const after = await exportPage(page);
+    const after = await exportPagePng(page);
 
     // The server finds the faces again on the same picture, so face 0 is the first stored box. Its mask is an
     // ellipse a little larger than the box (1.1 × 1.2) feathered inwards: outside that ellipse and a safety ring

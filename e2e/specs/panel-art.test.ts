@@ -3,15 +3,14 @@
 // panels never offer clipping; v from a pose or a sketch inside a panel lands inside that panel. Panel craft (item 3):
 // the page gutter sets the split gap the hover preview shows, a moved panel snaps onto a neighbour's edge with a
 // guide, and a panel's own frame width and colour show on the canvas and in the PNG.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
 import { blur, dropPng, idle, newComic, select, toScreen } from '../support/editor-page.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { canvasPixel, exportPagePng, near } from '../support/pixels.ts';
 
 const suite = useServerAndBrowser();
 
@@ -173,22 +172,6 @@ const stageLines = (page: Page, name: string): Promise<number[][]> =>
   );
 
 /** One pixel of the canvas (device pixels) under a page point. */
-async function canvasPixel(page: Page, x: number, y: number): Promise<number[]> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const p = await toScreen(page, x, y);
-  return page.evaluate(
-    ([px, py]) => {
-      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
-      const ratio = canvas.width / canvas.clientWidth;
-      return [...canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data];
-    },
-    [p.x - box.x, p.y - box.y],
-  );
-}
-
-const near = (got: number[], want: number[], tolerance: number) =>
-  want.every((v, i) => Math.abs(v - got[i]!) <= tolerance);
-
 describe('panel craft', () => {
   it('splits with the page gutter where the preview showed, snaps onto a neighbour with a guide, frames in colour', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
@@ -274,17 +257,7 @@ describe('panel craft', () => {
     expect(near(await canvasPixel(page, 110, 400), [0, 0, 0], 40)).toBe(true); // the top panel keeps black
     await screenshot(page, 'panel-craft-frame');
 
-    await page.getByTestId('export-open').click();
-    await page.getByTestId('export-format-png').check();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 90_000 }),
-      page.getByTestId('export-start').click(),
-    ]);
-    const { data, info } = await sharp(readFileSync(await download.path()))
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const px = (x: number, yy: number) => [...data.subarray((yy * info.width + x) * 4, (yy * info.width + x) * 4 + 3)];
+    const { at: px } = await exportPagePng(page);
     // Centred on the edge: 98..121 green, 97 and 122 not.
     expect(px(99, y)).toEqual(green);
     expect(px(120, y)).toEqual(green);

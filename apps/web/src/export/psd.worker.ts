@@ -6,6 +6,7 @@ import {
   ImportError,
   attachThumbnail,
   buildPsd,
+  PixelPool,
   psdExtension,
   readPsdForImport,
   sliceFileName,
@@ -46,13 +47,22 @@ async function encode(r: Raster, type: 'image/png' | 'image/jpeg'): Promise<Uint
   return new Uint8Array(await blob.arrayBuffer());
 }
 
-async function writePage(job: PageJob, plan: 'free' | 'subscriber', compression: number, step: (s: StageText) => void) {
+async function writePage(
+  job: PageJob,
+  plan: 'free' | 'subscriber',
+  compression: number,
+  step: (s: StageText) => void,
+  pool: PixelPool,
+) {
   step({ key: 'building', file: job.fileName });
-  const built = buildPsd(job.plan, new Map(job.rasters), { plan, thumbnail: false });
+  const built = buildPsd(job.plan, new Map(job.rasters), { plan, thumbnail: false, pool });
   const thumb = thumbnailPixels(built.composite);
   attachThumbnail(built.psd, await encode(thumb, 'image/jpeg'), thumb.width, thumb.height);
   step({ key: 'writing', file: job.fileName });
-  return writePsdBytes(built.psd, { compression });
+  const bytes = writePsdBytes(built.psd, { compression });
+  // Written: the next page builds on this page's composite and panel buffers.
+  pool.reclaim();
+  return bytes;
 }
 
 async function handle(request: WorkerRequest): Promise<void> {
@@ -101,8 +111,9 @@ async function handle(request: WorkerRequest): Promise<void> {
   let done = 0;
   const step = (stage: StageText) => reply({ type: 'progress', done: done++, total, stage });
   const files: { name: string; bytes: Uint8Array }[] = [];
+  const pool = new PixelPool();
   for (const page of request.pages) {
-    const bytes = await writePage(page, request.plan, request.compression, step);
+    const bytes = await writePage(page, request.plan, request.compression, step, pool);
     files.push({ name: `${page.fileName}.${psdExtension(page.plan.width, page.plan.height)}`, bytes });
   }
   if (request.zipName) {

@@ -16,6 +16,7 @@ import {
 } from './raster.ts';
 import { markRaster, needsWatermark, type Plan } from './watermark.ts';
 import { drawBlended } from './blend.ts';
+import type { PixelPool } from './pool.ts';
 import { komaXmp, type KomaPsdMeta } from './koma-meta.ts';
 
 /** Why the builder or writer refused a page; the browser words each in the user's language. */
@@ -76,6 +77,11 @@ export interface PsdBuildOptions {
    */
   thumbnail?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Where the composite and the panel rasters come from, for a job that writes page after page: the caller
+   * reclaims the pool once a page is written (and its composite no longer read).
+   */
+  pool?: PixelPool;
 }
 
 export interface BuiltPsd {
@@ -94,7 +100,8 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
   const total = countRasters(plan.nodes);
   let done = 0;
   let layerCount = 0;
-  const composite = createRaster(plan.width, plan.height);
+  const pool = options.pool;
+  const composite = pool ? pool.take(plan.width, plan.height) : createRaster(plan.width, plan.height);
   // The free tier's mark is in the pixels of every layer it crosses (no layer of its own that hiding would take
   // away); the composite, drawn from those layers, carries it wherever there is art.
   const watermark = needsWatermark(options.plan);
@@ -131,7 +138,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         base = { raster: null, left: 0, top: 0, hidden: false };
         continue;
       }
-      const { raster, rect } = pixelsFor(node, rasters, plan, watermark);
+      const { raster, rect } = pixelsFor(node, rasters, plan, watermark, pool);
       const layer: Layer = {
         id,
         name: clampName(node.name),
@@ -298,8 +305,9 @@ function pixelsFor(
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
   watermark: boolean,
+  pool: PixelPool | undefined,
 ): { raster: Raster; rect: Rect } {
-  const out = layerPixels(node, rasters, plan);
+  const out = layerPixels(node, rasters, plan, pool);
   if (!watermark || out.raster.width === 0) return out;
   // The caller's raster is never changed: it may be drawn again (another format, another plan); nor is the shared
   // white page.
@@ -313,6 +321,7 @@ function layerPixels(
   node: PlanRaster,
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
+  pool: PixelPool | undefined,
 ): { raster: Raster; rect: Rect } {
   const local = { x: node.rect.x, y: node.rect.y, width: node.rect.width, height: node.rect.height };
   let raster: Raster;
@@ -321,7 +330,7 @@ function layerPixels(
       raster = whitePage(plan.width, plan.height);
       break;
     case 'panelArea':
-      raster = fillPolygon(local, node.polygon ?? [], [255, 255, 255, 255]);
+      raster = fillPolygon(local, node.polygon ?? [], [255, 255, 255, 255], pool?.take(local.width, local.height));
       break;
     case 'panelBorder':
       raster = strokePolygon(
@@ -329,6 +338,7 @@ function layerPixels(
         node.polygon ?? [],
         node.stroke?.width ?? PSD_PANEL_STROKE_PX,
         parseHexColor(node.stroke?.color ?? PSD_PANEL_STROKE_COLOR),
+        pool?.take(local.width, local.height),
       );
       break;
     default: {

@@ -44,9 +44,16 @@ export function parseHexColor(color: string): Rgba {
   return [rgb[0]!, rgb[1]!, rgb[2]!, full.length === 8 ? n(6) : 255];
 }
 
-/** Coverage of a polygon (non-zero winding) sampled at pixel centres, inside `area` of the page. */
-export function fillPolygon(area: Rect, polygon: readonly Point[], color: Rgba): Raster {
-  const out = createRaster(area.width, area.height);
+/**
+ * Coverage of a polygon (non-zero winding) sampled at pixel centres, inside `area` of the page; drawn into `out`
+ * (clear, the area's size) when given.
+ */
+export function fillPolygon(
+  area: Rect,
+  polygon: readonly Point[],
+  color: Rgba,
+  out: Raster = createRaster(area.width, area.height),
+): Raster {
   if (polygon.length < 3) return out;
   const out32 = pixelWords(out);
   const packed = packRgba(color);
@@ -69,9 +76,17 @@ export function fillPolygon(area: Rect, polygon: readonly Point[], color: Rgba):
   return out;
 }
 
-/** A closed polygon outline `width` pixels wide, centred on the edges (as a canvas stroke draws it). */
-export function strokePolygon(area: Rect, polygon: readonly Point[], width: number, color: Rgba): Raster {
-  const out = createRaster(area.width, area.height);
+/**
+ * A closed polygon outline `width` pixels wide, centred on the edges (as a canvas stroke draws it); drawn into `out`
+ * (clear, the area's size) when given.
+ */
+export function strokePolygon(
+  area: Rect,
+  polygon: readonly Point[],
+  width: number,
+  color: Rgba,
+  out: Raster = createRaster(area.width, area.height),
+): Raster {
   const half = width / 2;
   const half2 = half * half;
   for (let i = 0; i < polygon.length; i++) {

@@ -1,6 +1,7 @@
 // Layer appearance (issue 17, item 2): opacity, blend mode, a 90° turn and a flip set in the layer tab show on the
 // canvas and in the exported PNG, pixel for pixel, and survive a save and reload. The rotate handle turns a layer
-// freely, with Shift in 15° steps, as one undo step, with a mouse and with one finger.
+// freely, with Shift in 15° steps, as one undo step, with a mouse and with one finger; a turned layer resizes by a
+// corner handle with the opposite corner staying put.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
@@ -9,7 +10,7 @@ import { newComic, select, toScreen } from '../support/editor-page.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 import { canvasPixel, exportPagePng, near } from '../support/pixels.ts';
-import { ROTATE_HANDLE_OFFSET_PX } from '@koma/editor';
+import { ROTATE_HANDLE_OFFSET_PX, placedCorners, placementOf, type LayerNode } from '@koma/editor';
 
 const suite = useServerAndBrowser();
 
@@ -22,6 +23,7 @@ interface Layer {
   rotation: number;
   flipX: boolean;
   flipY: boolean;
+  transform: { x: number; y: number; size: { width: number; height: number } };
 }
 const imageLayers = (page: Page) =>
   page.evaluate(() => {
@@ -175,6 +177,23 @@ describe('free rotation', () => {
     expect(near(at(670, 1200), [255, 255, 255], 1)).toBe(true);
     // Along the turned strip's axis, 190 units out, still red: it is turned, not just cut.
     expect(near(at(850 - 190 / Math.SQRT2, 1200 - 190 / Math.SQRT2), [255, 0, 0], 2)).toBe(true);
+
+    // Resizing the turned strip by its bottom-right handle keeps its top-left corner where it is on the canvas.
+    await select(page, strip!.id);
+    const corners = async () => placedCorners(placementOf((await imageLayers(page))[0] as unknown as LayerNode));
+    const [anchor, , grabbed] = await corners();
+    const from = await toScreen(page, grabbed.x, grabbed.y);
+    const beforeResize = await undoDepth(page);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (const step of [1, 2, 3]) await page.mouse.move(from.x + 20 * step, from.y + 12 * step);
+    await expect.poll(async () => (await imageLayers(page))[0]!.transform.size.width).toBeGreaterThan(450);
+    await screenshot(page, 'turned-resize-drag');
+    await page.mouse.up();
+    const [after] = await corners();
+    expect(Math.hypot(after.x - anchor.x, after.y - anchor.y)).toBeLessThan(1e-6);
+    expect((await imageLayers(page))[0]!.rotation).toBe(45);
+    expect(await undoDepth(page)).toBe(beforeResize + 1);
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,8 @@ import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { stepZoom } from '@koma/editor';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { toScreen } from '../support/editor-page.ts';
+import { canvasPixel } from '../support/pixels.ts';
 
 const suite = useServerAndBrowser();
 
@@ -40,28 +42,6 @@ async function snapshot(page: Page): Promise<Snapshot> {
       canUndo: s.editor.canUndo,
     };
   });
-}
-
-/** Canvas point → page point, through the current view. */
-async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = (await snapshot(page)).view;
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
-
-/** The colour the content canvas shows at a canvas point. */
-async function pixelAt(page: Page, x: number, y: number): Promise<[number, number, number, number]> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const p = await toScreen(page, x, y);
-  return page.evaluate(
-    ([px, py]) => {
-      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
-      const ratio = canvas.width / canvas.clientWidth;
-      const data = canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data;
-      return [data[0]!, data[1]!, data[2]!, data[3]!] as [number, number, number, number];
-    },
-    [p.x - box.x, p.y - box.y],
-  );
 }
 
 /** Drops a generated PNG of one colour onto the canvas at a canvas point. */
@@ -137,7 +117,7 @@ describe('editing a comic page', () => {
     let snap = await snapshot(page);
     const imageId = snap.selection[0]!;
     expect(snap.layers[imageId]!.transform).toEqual({ x: 650, y: 1050, size: { width: 400, height: 300 } });
-    await expect.poll(async () => (await pixelAt(page, 850, 1200)).slice(0, 3)).toEqual([255, 0, 0]);
+    await expect.poll(async () => (await canvasPixel(page, 850, 1200)).slice(0, 3)).toEqual([255, 0, 0]);
     await screenshot(page, 'editor-image-dropped');
 
     // Move it by dragging (MOVE tool), then undo and redo.
@@ -189,10 +169,10 @@ describe('editing a comic page', () => {
 
     // Hide: the pixels under it are no longer red; undo shows it again.
     await row.getByTestId('toggle-visibility').click();
-    await expect.poll(async () => (await pixelAt(page, 950, 1300)).slice(0, 3)).not.toEqual([255, 0, 0]);
+    await expect.poll(async () => (await canvasPixel(page, 950, 1300)).slice(0, 3)).not.toEqual([255, 0, 0]);
     await screenshot(page, 'editor-image-hidden');
     await page.keyboard.press('Control+z');
-    await expect.poll(async () => (await pixelAt(page, 950, 1300)).slice(0, 3)).toEqual([255, 0, 0]);
+    await expect.poll(async () => (await canvasPixel(page, 950, 1300)).slice(0, 3)).toEqual([255, 0, 0]);
 
     // Reorder: b sends it to the back, f brings it to the front.
     await page.keyboard.press('b');
@@ -231,7 +211,7 @@ describe('editing a comic page', () => {
       expect(after.layers[layerId]!.transform).toEqual(before.layers[layerId]!.transform);
       expect(after.layers[layerId]!.type).toEqual(before.layers[layerId]!.type);
     }
-    await expect.poll(async () => (await pixelAt(page, 600, 600)).slice(0, 3)).toEqual([0, 0, 255]);
+    await expect.poll(async () => (await canvasPixel(page, 600, 600)).slice(0, 3)).toEqual([0, 0, 255]);
     const stored = (await (await page.request.get(`/api/workspace/${id}`)).json()) as { revision: number };
     expect(stored.revision).toBeGreaterThan(1);
     expect(realErrors(problems.errors)).toEqual([]);

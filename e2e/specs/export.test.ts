@@ -18,6 +18,8 @@ import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { ARTIFACTS_DIR, REPO_ROOT } from '../support/paths.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { toScreen } from '../support/editor-page.ts';
+import { canvasPixel } from '../support/pixels.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'koma-export-e2e-'));
 /** For what goes through the worker and the server (import, upload, export), on a shared and busy machine. */
@@ -46,26 +48,6 @@ async function layers(page: Page): Promise<Layer[]> {
     const doc = s.editor.doc;
     return doc.layers[s.activeRoot()].children.map((id: string) => ({ id, ...doc.layers[id] }));
   });
-}
-
-async function toScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = await page.evaluate(() => (window as any).__koma.view());
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
-
-/** The colour the canvas shows at a canvas point (its content layer, read back). */
-async function canvasPixel(page: Page, at: { x: number; y: number }): Promise<number[]> {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const p = await toScreen(page, at.x, at.y);
-  return page.evaluate(
-    ([px, py]) => {
-      const canvas = document.querySelector('[data-testid=canvas] canvas') as HTMLCanvasElement;
-      const ratio = canvas.width / canvas.clientWidth;
-      return [...canvas.getContext('2d')!.getImageData(Math.round(px! * ratio), Math.round(py! * ratio), 1, 1).data];
-    },
-    [p.x - box.x, p.y - box.y],
-  );
 }
 
 /** Drops files made in the page (a PNG of one colour, or bytes given here) onto the canvas at a canvas point. */
@@ -216,8 +198,14 @@ describe('exporting a comic page', () => {
     // The pixel checked below is the image's centre, which the bubble must not cover.
     const c = centre(image);
     // The canvas draws the adjusted image with its WebGL filter.
-    await expect.poll(async () => (await canvasPixel(page, c))[0]!, SLOW).toBeGreaterThan(150);
-    built = { image, panel, text, hidden: all.find((l) => l.id === hiddenId)!, onCanvas: await canvasPixel(page, c) };
+    await expect.poll(async () => (await canvasPixel(page, c.x, c.y))[0]!, SLOW).toBeGreaterThan(150);
+    built = {
+      image,
+      panel,
+      text,
+      hidden: all.find((l) => l.id === hiddenId)!,
+      onCanvas: await canvasPixel(page, c.x, c.y),
+    };
     const t = text.transform;
     expect(c.x >= t.x && c.x <= t.x + t.size.width && c.y >= t.y && c.y <= t.y + t.size.height).toBe(false);
     await screenshot(page, 'export-page');

@@ -7,14 +7,9 @@ import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { pageLayers as layers } from '../support/editor-page.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { toScreen } from '../support/editor-page.ts';
 
 const suite = useServerAndBrowser();
-
-async function toScreen(page: Page, x: number, y: number) {
-  const box = (await page.getByTestId('canvas').boundingBox())!;
-  const view = await page.evaluate(() => (window as any).__koma.view());
-  return { x: box.x + view.x + x * view.zoom, y: box.y + view.y + y * view.zoom };
-}
 
 async function newComic(page: Page) {
   await signUp(page, uniqueEmail('lettering'));

@@ -165,7 +165,7 @@ class Server {
 }
 
 /** The child: the app, timed per request, driven by the parent's messages. */
-async function serve(): Promise<void> {
+function serve(): void {
   const config = JSON.parse(process.env.KOMA_BENCH_CONFIG!) as ServerConfig;
   let app: FastifyInstance | undefined;
   const cpu = new Map<string, NodeJS.CpuUsage>();
@@ -494,5 +494,5 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.env.KOMA_BENCH_ROLE === 'server') await serve();
+if (process.env.KOMA_BENCH_ROLE === 'server') serve();
 else await main();

@@ -42,7 +42,7 @@ export function selfCpuMs(): number {
 /** CPU ms of each thread of a process, summed by thread name (/proc/<pid>/task/<tid>/comm). */
 export function threadCpuMs(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
-  let tids: string[] = [];
+  let tids: string[];
   try {
     tids = fs.readdirSync(`/proc/${pid}/task`);
   } catch {

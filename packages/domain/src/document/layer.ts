@@ -76,12 +76,13 @@ const common = {
 
 const leafChildren = z.array(z.never()).max(0, 'only GROUP layers have children').default([]);
 
-export const zLayer: z.ZodType<Layer> = z.lazy(() =>
-  z.discriminatedUnion('type', [
+/** The layer union with a GROUP's children checked by `children` (the tree below, or nothing). */
+function layerUnion<C extends z.ZodTypeAny>(children: C) {
+  return z.discriminatedUnion('type', [
     z.object({
       ...common,
       type: z.literal('GROUP'),
-      children: z.array(zLayer).default([]),
+      children: z.array(children).default([]),
       data: zGroupData.default({}),
     }),
     z.object({ ...common, type: z.literal('IMAGE'), children: leafChildren, data: zImageData }),
@@ -90,28 +91,17 @@ export const zLayer: z.ZodType<Layer> = z.lazy(() =>
     z.object({ ...common, type: z.literal('POSE'), children: leafChildren, data: zPoseData }),
     z.object({ ...common, type: z.literal('SKETCH'), children: leafChildren, data: zSketchData }),
     z.object({ ...common, type: z.literal('FILL'), children: leafChildren, data: zFillData }),
-  ]),
-);
+  ]);
+}
+
+export const zLayer: z.ZodType<Layer> = z.lazy(() => layerUnion(zLayer));
 
 /**
  * One layer's own fields, validated exactly as `zLayer` does, with a GROUP's children taken as they are (not
  * checked). The server's incremental save validation (document/incremental.ts) checks each changed layer with it
  * and its changed children one by one, instead of the whole tree below.
  */
-export const zLayerShallow = z.discriminatedUnion('type', [
-  z.object({
-    ...common,
-    type: z.literal('GROUP'),
-    children: z.array(z.unknown()).default([]),
-    data: zGroupData.default({}),
-  }),
-  z.object({ ...common, type: z.literal('IMAGE'), children: leafChildren, data: zImageData }),
-  z.object({ ...common, type: z.literal('TEXT'), children: leafChildren, data: zTextData }),
-  z.object({ ...common, type: z.literal('PANEL'), children: leafChildren, data: zPanelData }),
-  z.object({ ...common, type: z.literal('POSE'), children: leafChildren, data: zPoseData }),
-  z.object({ ...common, type: z.literal('SKETCH'), children: leafChildren, data: zSketchData }),
-  z.object({ ...common, type: z.literal('FILL'), children: leafChildren, data: zFillData }),
-]);
+export const zLayerShallow = layerUnion(z.unknown());
 
 export const zGroupLayer = zLayer.refine(
   (l) => l.type === 'GROUP',

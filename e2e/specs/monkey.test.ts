@@ -44,10 +44,13 @@ const snapshot = (page: Page): Promise<Snapshot> =>
     const s = (window as any).__koma;
     const ui = s.ui.state;
     const root = document.scrollingElement!;
+    const vv = visualViewport!;
     const screen =
       scrollX !== 0 || scrollY !== 0 || root.scrollWidth > innerWidth
         ? `window scrolled to ${scrollX},${scrollY}, content ${root.scrollWidth} wide on a ${innerWidth} screen`
-        : null;
+        : Math.abs(vv.scale - 1) > 1e-3 || vv.offsetLeft !== 0 || vv.offsetTop !== 0
+          ? `the browser zoomed the page: scale ${vv.scale} at ${vv.offsetLeft},${vv.offsetTop}`
+          : null;
     return {
       doc: s.editor.doc,
       screen,
@@ -73,10 +76,18 @@ function problemsOf(snap: Snapshot): string[] {
   return problems;
 }
 
-/** The document as saved, less the page thumbnails: the server renders those after a save, they hold no work. */
+/**
+ * The document as saved, less what holds no work: page thumbnails (the server renders them after a save) and the
+ * views (opening a page may fit it to the screen again).
+ */
 function savedForm(doc: DocState): unknown {
   const data = encodeWorkspaceData(denormalize(doc));
-  return { ...data, pages: data.pages.map((p) => ({ ...p, thumbnailUrl: null })) };
+  const view = { x: 0, y: 0, zoom: 1 };
+  return {
+    ...data,
+    viewTransform: view,
+    pages: data.pages.map((p) => ({ ...p, thumbnailUrl: null, viewTransform: view })),
+  };
 }
 
 /** Where two JSON values differ (paths, at most a few), for a message a person can read. */
@@ -141,7 +152,24 @@ async function pagePoint(m: Monkey): Promise<{ x: number; y: number }> {
   const size = await m.page.evaluate(() => (window as any).__koma.editor.doc.comicConfiguration);
   const x = (m.random() * 1.1 - 0.05) * size.width;
   const y = (m.random() * 1.1 - 0.05) * size.height;
-  return toScreen(m.page, x, y);
+  const point = await toScreen(m.page, x, y);
+  // Gestures are for the canvas: a point the view put under the top bar would tap its links (leaving the editor is
+  // not this walk's business), so such a point moves to a random one on the canvas.
+  for (let tries = 0; tries < 4; tries++) {
+    const candidate = tries === 0 ? point : await canvasPoint(m);
+    const onCanvas = await m.page.evaluate(
+      (p) => !!document.elementFromPoint(p.x, p.y)?.closest('[data-testid=canvas]'),
+      candidate,
+    );
+    if (onCanvas) return candidate;
+  }
+  const box = (await m.page.getByTestId('canvas').boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+async function canvasPoint(m: Monkey): Promise<{ x: number; y: number }> {
+  const box = (await m.page.getByTestId('canvas').boundingBox())!;
+  return { x: box.x + m.random() * box.width, y: box.y + m.random() * box.height };
 }
 
 /** Clicks a control when it is there and can be clicked now (a sheet may cover it on a phone); false when not. */
@@ -268,6 +296,12 @@ const ACTIONS: Action[] = [
       if (m.touch) {
         const d = 40 + m.random() * 60;
         const to = 40 + m.random() * 60;
+        // Two fingers on the canvas zoom the view; anywhere else the browser zooms the page, as it should.
+        const onCanvas = await m.page.evaluate(
+          (xs) => xs.every((x) => document.elementFromPoint(x.x, x.y)?.closest('[data-testid=canvas]')),
+          [at.x - d, at.x + d, at.x - to, at.x + to].map((x) => ({ x, y: at.y })),
+        );
+        if (!onCanvas) return 'not on the canvas';
         await m.touch.gesture(
           [
             { x: at.x - d, y: at.y },
@@ -278,13 +312,14 @@ const ACTIONS: Action[] = [
             { x: at.x + to, y: at.y },
           ],
         );
-        return;
+        return 'pinch';
       }
       await m.page.mouse.move(at.x, at.y);
       const ctrl = m.random() < 0.6;
       if (ctrl) await m.page.keyboard.down('Control');
       await m.page.mouse.wheel((m.random() - 0.5) * 200, (m.random() - 0.5) * 400);
       if (ctrl) await m.page.keyboard.up('Control');
+      return ctrl ? 'ctrl+wheel' : 'wheel';
     },
   ],
   [

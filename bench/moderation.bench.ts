@@ -15,6 +15,7 @@ import {
   YOUNG_ADJECTIVES,
   YOUNG_NOUNS,
   moderatePrompt,
+  mulberry32,
   stripNsfw,
 } from '@koma/domain';
 import os from 'node:os';
@@ -22,18 +23,6 @@ import os from 'node:os';
 const CORPUS_SIZE = 10_000;
 const ROUNDS = 7;
 const TARGET_PER_SECOND = 20_000;
-
-/** Deterministic PRNG (mulberry32) so every run measures the same corpus. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ORDINARY = [
   '1girl',

@@ -6,7 +6,7 @@
 // MONKEY_SEED=<n> replays a walk; a failure names its seed and the actions up to it.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { decodeWorkspaceData, encodeWorkspaceData } from '@koma/domain';
+import { decodeWorkspaceData, encodeWorkspaceData, mulberry32 } from '@koma/domain';
 import { denormalize, findInvariantViolations, type DocState } from '@koma/editor';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
@@ -17,18 +17,6 @@ import { useServerAndBrowser } from '../support/suite.ts';
 const suite = useServerAndBrowser();
 
 const SEED = Number(process.env.MONKEY_SEED ?? 20261127);
-
-/** mulberry32: a small seeded PRNG, so a walk replays exactly from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Snapshot {
   doc: DocState;
@@ -454,7 +442,7 @@ async function walk(
   const m: Monkey = {
     page,
     touch: options.isMobile ? await Touch.of(context, page) : null,
-    random: prng(seed),
+    random: mulberry32(seed),
     log: [],
   };
   const fail = async (step: number, what: string): Promise<never> => {

@@ -6,3 +6,4 @@ export * from './bubbles/index.ts';
 export * from './json/inspect.ts';
 export * from './json/patch.ts';
 export * from './history/index.ts';
+export * from './random/mulberry32.ts';

@@ -7,19 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { moderatePrompt } from '../../src/generation/index.ts';
+import { mulberry32 } from '../../src/random/mulberry32.ts';
 import { CORPUS } from './moderation-corpus.ts';
-
-/** Deterministic PRNG (mulberry32), so a failure names a seed that reproduces it. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rnd = () => number;
 const pick = <T>(rnd: Rnd, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;

@@ -1,6 +1,6 @@
 // Blend modes for the flattened picture (issue 17): the separable modes of the PSD format, on straight alpha.
 import type { BlendMode } from '@koma/domain';
-import { LITTLE_ENDIAN, drawOver, pixelWords, type ClipBase, type Raster } from './raster.ts';
+import { LITTLE_ENDIAN, drawArea, drawOver, pixelWords, type ClipBase, type Raster } from './raster.ts';
 
 type Mix = (b: number, s: number) => number;
 
@@ -69,18 +69,9 @@ export function drawBlended(
   clip?: ClipBase,
 ): void {
   if (mode === 'normal') return drawOver(dst, src, left, top, opacity, clip);
-  // Bounds from whole numbers only (no ±Infinity), so that the indices below stay small integers.
-  let x0 = Math.max(0, left);
-  let y0 = Math.max(0, top);
-  let x1 = Math.min(dst.width, left + src.width);
-  let y1 = Math.min(dst.height, top + src.height);
-  if (clip) {
-    x0 = Math.max(x0, clip.left);
-    y0 = Math.max(y0, clip.top);
-    x1 = Math.min(x1, clip.left + clip.raster.width);
-    y1 = Math.min(y1, clip.top + clip.raster.height);
-  }
-  if (x1 <= x0 || y1 <= y0) return;
+  const area = drawArea(dst, src, left, top, clip);
+  if (!area) return;
+  const { x0, y0, x1, y1 } = area;
   const d32 = pixelWords(dst);
   const s32 = pixelWords(src);
   const k32 = clip ? pixelWords(clip.raster) : null;

@@ -192,12 +192,16 @@ export function pixelWords(r: Raster): Int32Array {
 }
 
 /**
- * Draws `src`, whose top-left sits at (left, top) of `dst`, over `dst` (source-over on straight alpha). `opacity`
- * scales the source; `clip`, when given, multiplies the source's alpha by the clip base's alpha (a clipping mask),
- * and nothing is drawn outside the base. Runs of opaque pixels are block copies and runs that draw nothing are
- * skipped, eight pixels per test: most of a page is opaque art inside its panel, or empty padding.
+ * The part of `dst` that `src` placed at (left, top) covers, cut to the clip base when one is given; null when that
+ * is nothing. From whole numbers only (no ±Infinity), so the indices of the drawing loops stay small integers.
  */
-export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: ClipBase): void {
+export function drawArea(
+  dst: Raster,
+  src: Raster,
+  left: number,
+  top: number,
+  clip?: ClipBase,
+): { x0: number; y0: number; x1: number; y1: number } | null {
   let x0 = Math.max(0, left);
   let y0 = Math.max(0, top);
   let x1 = Math.min(dst.width, left + src.width);
@@ -208,7 +212,19 @@ export function drawOver(dst: Raster, src: Raster, left: number, top: number, op
     x1 = Math.min(x1, clip.left + clip.raster.width);
     y1 = Math.min(y1, clip.top + clip.raster.height);
   }
-  if (x1 <= x0 || y1 <= y0) return;
+  return x1 <= x0 || y1 <= y0 ? null : { x0, y0, x1, y1 };
+}
+
+/**
+ * Draws `src`, whose top-left sits at (left, top) of `dst`, over `dst` (source-over on straight alpha). `opacity`
+ * scales the source; `clip`, when given, multiplies the source's alpha by the clip base's alpha (a clipping mask),
+ * and nothing is drawn outside the base. Runs of opaque pixels are block copies and runs that draw nothing are
+ * skipped, eight pixels per test: most of a page is opaque art inside its panel, or empty padding.
+ */
+export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: ClipBase): void {
+  const area = drawArea(dst, src, left, top, clip);
+  if (!area) return;
+  const { x0, y0, x1, y1 } = area;
   const d = dst.data;
   const s = src.data;
   const d32 = pixelWords(dst);

@@ -11,6 +11,7 @@ import {
   type LayerNode,
   setPageSetup,
   splitPanel,
+  updateText,
 } from '../src/index.ts';
 import { makeEditor, ok, pageRoot, panelIds } from './support.ts';
 import { TestDriver } from './driver.ts';
@@ -23,7 +24,14 @@ describe('page setup command', () => {
     const root = pageRoot(editor);
     const image = ok(editor.execute(addImage, { parentId: root, transform: box(0, 0, 850, 1200), imageId: 'i' }));
     const text = ok(editor.execute(addText, { parentId: root, transform: box(850, 1200, 300, 200) }));
+    const lengths = () => {
+      const d = editor.doc.layers[text]!.data as { [key: string]: unknown; paddings: { top: number } };
+      return { font: d.fontSize, border: d.backgroundBorderSize, tail: d.tailWidth, padding: d.paddings.top };
+    };
     const fontBefore = editor.doc.layers[text]!.type === 'TEXT' ? editor.doc.layers[text]!.data.fontSize : 0;
+    // An outline, so that its width is seen to follow the page too.
+    editor.execute(updateText, { id: text, patch: { fontStrokeSize: 4 } });
+    const before = lengths();
     const b5 = presetPageSetup('MANGA_B5');
     ok(editor.execute(setPageSetup, { setup: b5 }));
     const { trim, media, safe } = pageSetupBoxes(b5);
@@ -33,7 +41,16 @@ describe('page setup command', () => {
     expect(editor.doc.layers[image]!.transform.size.width).toBeCloseTo(trim.width / 2, 6);
     expect(editor.doc.layers[text]!.transform.x).toBeCloseTo(trim.x + trim.width / 2, 6);
     const fontAfter = editor.doc.layers[text]!.type === 'TEXT' ? editor.doc.layers[text]!.data.fontSize : 0;
-    expect(fontAfter).toBeCloseTo(fontBefore * Math.min(trim.width / 1700, trim.height / 2400), 6);
+    const factor = Math.min(trim.width / 1700, trim.height / 2400);
+    expect(fontAfter).toBeCloseTo(fontBefore * factor, 6);
+    // Every length of the lettering follows, border and outline widths included.
+    const after = lengths();
+    for (const key of ['font', 'border', 'tail', 'padding'] as const) {
+      expect(after[key], key).toBeCloseTo((before[key] as number) * factor, 6);
+    }
+    expect(before.border).toBeGreaterThan(0);
+    const stroke = editor.doc.layers[text]!.data as { fontStrokeSize: number };
+    expect(stroke.fontStrokeSize).toBeCloseTo(4 * factor, 6);
     expect(findInvariantViolations(editor.doc)).toEqual([]);
     // A new page's first panel covers the safe area.
     const uuid = ok(editor.execute(addPage, {}));

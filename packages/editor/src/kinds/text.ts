@@ -48,17 +48,9 @@ export const textKind = defineKind({
   raster: false,
   keepAspect: false,
   carriesClipped: false,
+  // Every length of the lettering follows the page, outline and border widths included.
   rescale(node, factor) {
-    const d = node.data;
-    d.fontSize *= factor;
-    d.tailLength *= factor;
-    d.tailWidth *= factor;
-    d.paddings = {
-      top: d.paddings.top * factor,
-      right: d.paddings.right * factor,
-      bottom: d.paddings.bottom * factor,
-      left: d.paddings.left * factor,
-    };
+    node.data = scaledTextData(node.data, factor, false);
   },
   handles(node) {
     const tip = tailTip(node);

@@ -24,10 +24,13 @@ export function letteringScale(setup: PageSetup): number {
   return Number.isFinite(scale) && scale > 0 ? scale : 1;
 }
 
-/** Text data with every length (font, outline, border, paddings, tail, rounding, wobble) multiplied by `scale`. */
-export function scaledTextData(data: TextData, scale: number): TextData {
+/**
+ * Text data with every length (font, outline, border, paddings, tail, rounding, wobble) multiplied by `scale`;
+ * rounded to tenths of a pixel for new lettering, exact when existing lettering follows its page.
+ */
+export function scaledTextData(data: TextData, scale: number, round = true): TextData {
   if (scale === 1) return data;
-  const px = (v: number) => Math.round(v * scale * 10) / 10;
+  const px = round ? (v: number) => Math.round(v * scale * 10) / 10 : (v: number) => v * scale;
   return {
     ...data,
     fontSize: px(data.fontSize),

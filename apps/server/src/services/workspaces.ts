@@ -171,24 +171,9 @@ export class Workspaces {
       revision: head.revision,
       patch: patchBetween(JSON.parse(head.data.toString('utf8')), JSON.parse(json)),
     };
-    const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
-    try {
-      const result = await this.writeRevision(
-        userId,
-        id,
-        data,
-        input.revision,
-        newThumbnail,
-        { tab, device },
-        json,
-        patch,
-      );
-      await this.deleteImages(userId, result.dropped);
-      return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
-    } catch (err) {
-      if (newThumbnail) await this.images.deleteImage(userId, newThumbnail);
-      throw err;
-    }
+    return this.commitSave(userId, meta.type, data, input.thumbnail, (thumbnail) =>
+      this.writeRevision(userId, id, data, input.revision, thumbnail, { tab, device }, json, patch),
+    );
   }
 
   /**
@@ -217,22 +202,39 @@ export class Workspaces {
       next = patchStored(JSON.parse(base.data.toString('utf8')), patch);
     }
     const data = next.data;
-    const newThumbnail = input.thumbnail ? await this.storeThumbnail(userId, meta.type, input.thumbnail) : null;
-    try {
-      // writeRevision checks again under the lock that `revision` is still the head.
-      const result = await this.writeRevision(
+    // writeRevision checks again under the lock that `revision` is still the head.
+    return this.commitSave(userId, meta.type, data, input.thumbnail, (thumbnail) =>
+      this.writeRevision(
         userId,
         id,
         data,
         input.revision,
-        newThumbnail,
+        thumbnail,
         { tab, device },
         next.json,
         { revision: input.revision, patch: next.stored },
         next.known,
-      );
+      ),
+    );
+  }
+
+  /**
+   * The end of a save, full or patch: the new thumbnail stored first (its bytes before the row that names them),
+   * then `write` commits the revision; the images the new head no longer holds go, and a failed write takes the
+   * thumbnail back.
+   */
+  private async commitSave(
+    userId: string,
+    type: WorkspaceType,
+    data: WorkspaceData,
+    thumbnail: string | undefined,
+    write: (thumbnail: string | null) => Promise<{ revision: number; map: Record<string, string>; dropped: string[] }>,
+  ): Promise<{ thumbnailUrls: string[]; revision: number }> {
+    const newThumbnail = thumbnail ? await this.storeThumbnail(userId, type, thumbnail) : null;
+    try {
+      const result = await write(newThumbnail);
       await this.deleteImages(userId, result.dropped);
-      return { thumbnailUrls: thumbnailUrls(meta.type, data, result.map), revision: result.revision };
+      return { thumbnailUrls: thumbnailUrls(type, data, result.map), revision: result.revision };
     } catch (err) {
       if (newThumbnail) await this.images.deleteImage(userId, newThumbnail);
       throw err;

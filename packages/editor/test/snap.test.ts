@@ -7,6 +7,7 @@ import {
   setPageSetup,
   snapAxis,
   snapBox,
+  snapCorner,
   snapPoint,
   splitPanel,
   type LayerNode,
@@ -55,6 +56,32 @@ describe('snap arithmetic', () => {
     expect(snapPoint({ x: 507, y: 990 }, targets, 8)).toEqual({
       point: { x: 500, y: 990 },
       guides: { xs: [500], ys: [] },
+    });
+  });
+
+  it('snaps the dragged corner of a resize; with the aspect kept the snapped axis sets the scale', () => {
+    const box = { x: 100, y: 100, width: 200, height: 100 };
+    const targets = { xs: [500], ys: [260] };
+    // Free: the bottom-right corner (300, 200) dragged by (196, 57) lands on x 500 and y 260.
+    expect(snapCorner(box, 'bottom-right', 196, 57, false, targets, 8)).toEqual({
+      dx: 200,
+      dy: 60,
+      guides: { xs: [500], ys: [260] },
+    });
+    // Kept aspect: y is the nearer snap (3 against 4), so it sets the scale, 1.6, and x follows.
+    const kept = snapCorner(box, 'bottom-right', 196, 57, true, targets, 8);
+    expect(kept.dx).toBeCloseTo(120, 6);
+    expect(kept.dx).toBeLessThan(120);
+    expect(kept).toMatchObject({ dy: 60, guides: { xs: [], ys: [260] } });
+    // The top-left corner moves its edges the other way: left edge 100 dragged to 93 snaps to a line at 90.
+    const topLeft = snapCorner(box, 'top-left', -7, 0, true, { xs: [90], ys: [] }, 8);
+    expect(topLeft).toMatchObject({ dx: -10, guides: { xs: [90], ys: [] } });
+    expect(topLeft.dy).toBeCloseTo(-5, 6);
+    // Nothing near: the pointer's delta is kept.
+    expect(snapCorner(box, 'top-right', 30, 30, true, { xs: [0], ys: [0] }, 8)).toEqual({
+      dx: 30,
+      dy: 30,
+      guides: { xs: [], ys: [] },
     });
   });
 });
@@ -125,5 +152,29 @@ describe('snapping drags', () => {
     // Left edge 105 is 5 from the panel edge 110 (the margin): it lands on it exactly.
     expect(d.editor.doc.layers[id]!.transform.x).toBe(110);
     expect(d.editor.doc.layers[id]!.transform.y).toBe(280);
+  });
+
+  it('a resized image snaps its dragged corner onto the margin and shows the guide; Alt resizes freely', () => {
+    const d = new TestDriver();
+    const id = ok(
+      d.editor.execute(addImage, {
+        parentId: d.root,
+        transform: { x: 400, y: 400, size: { width: 200, height: 200 } },
+        imageId: 'img',
+      }),
+    );
+    d.click(500, 500);
+    expect(d.ui.state.selection).toEqual([id]);
+    // The top-left corner dragged to (113, 300): the left edge lands on the 110 margin exactly, and the picture keeps
+    // its aspect, so the top follows the scale that edge sets.
+    d.tool('MOVE').down(400, 400).move(300, 350).move(113, 300);
+    expect(d.ui.state.snapGuides?.xs).toEqual([110]);
+    d.up(113, 300);
+    expect(d.ui.state.snapGuides).toBeNull();
+    const t = d.editor.doc.layers[id]!.transform;
+    expect([t.x, t.y, t.size.width, t.size.height]).toEqual([110, 110, 490, 490]);
+    // With Alt the corner goes where the pointer is.
+    d.down(110, 110).move(113, 113, { alt: true }).up(113, 113);
+    expect(d.editor.doc.layers[id]!.transform.x).toBe(113);
   });
 });

@@ -86,9 +86,10 @@ export const resizeLayer = defineCommand('Resize layer', (doc: DocState, args: R
   let width = size.width + (left ? -dx : dx);
   let height = size.height + (top ? -dy : dy);
   if (args.keepAspect && size.width > 0 && size.height > 0) {
-    const scale = Math.max(width / size.width, height / size.height);
-    width = size.width * scale;
-    height = size.height * scale;
+    // The side that scales more leads and keeps its exact length (a snapped edge stays on its line); the other
+    // follows it.
+    if (width / size.width >= height / size.height) height = (size.height * width) / size.width;
+    else width = (size.width * height) / size.height;
   }
   width = Math.max(width, MIN_LAYER_SIZE);
   height = Math.max(height, MIN_LAYER_SIZE);

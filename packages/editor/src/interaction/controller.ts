@@ -18,7 +18,8 @@ import {
 } from './drag.ts';
 import { pan, screenToCanvas } from '../view/view.ts';
 import { boxOfPoints } from '../kinds/geometry.ts';
-import { SNAP_DISTANCE_PX, snapBox } from './snap.ts';
+import { placementOf } from '../kinds/placement.ts';
+import { SNAP_DISTANCE_PX, snapBox, snapCorner } from './snap.ts';
 import { docSnapTargets } from './snap-targets.ts';
 import { newBubbleData } from '../text/defaults.ts';
 
@@ -158,13 +159,25 @@ export class InteractionController {
       if (node && corner) {
         const keepAspect = kindOf(node).keepAspect || !!e.shift;
         const id = node.id;
-        return gestureDrag('RESIZE_LAYER', this.host.editor.beginGesture(resizeLayer), (q) => ({
-          id,
-          corner,
-          dx: q.x - p.x,
-          dy: q.y - p.y,
-          keepAspect,
-        }));
+        // The dragged corner snaps like a moved box does (Alt resizes freely); a turned or flipped layer resizes in
+        // its own frame, where the page's lines are not straight, so it does not snap.
+        const [a, b, c, d] = placementOf(node).matrix;
+        const upright = a === 1 && b === 0 && c === 0 && d === 1;
+        const targets = upright ? docSnapTargets(this.doc, this.host.activeRoot(), new Set([id])) : null;
+        const box = boxOf(node);
+        const ui = this.host.ui;
+        const drag = gestureDrag('RESIZE_LAYER', this.host.editor.beginGesture(resizeLayer), (q, ev) => {
+          let dx = q.x - p.x;
+          let dy = q.y - p.y;
+          if (targets && !ev.alt) {
+            const threshold = SNAP_DISTANCE_PX / this.host.view().zoom;
+            const snapped = snapCorner(box, corner, dx, dy, keepAspect, targets, threshold);
+            ({ dx, dy } = snapped);
+            ui.update({ snapGuides: snapped.guides.xs.length + snapped.guides.ys.length > 0 ? snapped.guides : null });
+          } else if (ui.state.snapGuides) ui.update({ snapGuides: null });
+          return { id, corner, dx, dy, keepAspect };
+        });
+        return withGuidesCleared(drag, ui);
       }
     }
     const hit = hitLayer(this.doc, this.host.activeRoot(), p);

@@ -112,3 +112,49 @@ export function snapPoint(p: Point, targets: SnapTargets, threshold: number): { 
     guides: { xs: sx?.lines ?? [], ys: sy?.lines ?? [] },
   };
 }
+
+/** Which corner of a box a resize drags (the opposite one stays put). */
+export type BoxCorner = 'top-left' | 'top-right' | 'bottom-right' | 'bottom-left';
+
+/**
+ * Snaps the dragged corner of an upright box resized by (dx, dy) onto the nearest lines. With the aspect kept, one
+ * snapped axis sets the scale and the other follows it (the resize takes the larger of the two scales, so both
+ * deltas are given the same one); when both axes could snap, the nearer wins, as two lines can rarely both be met.
+ */
+export function snapCorner(
+  box: Box,
+  corner: BoxCorner,
+  dx: number,
+  dy: number,
+  keepAspect: boolean,
+  targets: SnapTargets,
+  threshold: number,
+): { dx: number; dy: number; guides: SnapGuides } {
+  const left = corner === 'top-left' || corner === 'bottom-left';
+  const top = corner === 'top-left' || corner === 'top-right';
+  const x = (left ? box.x : box.x + box.width) + dx;
+  const y = (top ? box.y : box.y + box.height) + dy;
+  const sx = snapAxis([x], targets.xs, threshold);
+  const sy = snapAxis([y], targets.ys, threshold);
+  if (!keepAspect || box.width <= 0 || box.height <= 0) {
+    return {
+      dx: dx + (sx?.shift ?? 0),
+      dy: dy + (sy?.shift ?? 0),
+      guides: { xs: sx?.lines ?? [], ys: sy?.lines ?? [] },
+    };
+  }
+  // The scale the snapped edge gives, and the other corner's delta at that scale, a hair short of it: the resize
+  // takes the larger scale of the two, and a rounding error the other way would move the snapped edge off its line.
+  const sign = (start: boolean) => (start ? -1 : 1);
+  const follow = (start: boolean, length: number, scale: number) =>
+    sign(start) * (length * scale - length) - sign(start) * length * 1e-9;
+  if (sx && (!sy || Math.abs(sx.shift) <= Math.abs(sy.shift))) {
+    const ndx = dx + sx.shift;
+    const scale = (box.width + sign(left) * ndx) / box.width;
+    return { dx: ndx, dy: follow(top, box.height, scale), guides: { xs: sx.lines, ys: [] } };
+  }
+  if (!sy) return { dx, dy, guides: { xs: [], ys: [] } };
+  const ndy = dy + sy.shift;
+  const scale = (box.height + sign(top) * ndy) / box.height;
+  return { dx: follow(left, box.width, scale), dy: ndy, guides: { xs: [], ys: sy.lines } };
+}

@@ -115,6 +115,7 @@ const en = {
       effects: 'layer effects (shadows, strokes…) not imported',
       uploadFailed: 'upload failed: {{detail}}',
       watermark: 'the watermark is not art',
+      repainted: 'painted over in another tool: imported as pixels',
     },
     // Sentences that follow the count: English puts a space before each, Japanese does not.
     summary: {
@@ -238,6 +239,7 @@ const ja: typeof en = {
       effects: 'レイヤー効果（影・境界線など）は読み込んでいません',
       uploadFailed: 'アップロードに失敗しました：{{detail}}',
       watermark: 'ウォーターマークは作品ではありません',
+      repainted: '別のツールで描き加えられていたため、画像として読み込みました',
     },
     summary: {
       notImported: '読み込まなかったもの：{{list}}。',

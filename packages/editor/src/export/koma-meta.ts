@@ -17,9 +17,11 @@ export interface KomaPsdMeta {
   scaleY: number;
   /**
    * PSD layer id → the Koma layer it came from and the part it shows (a plan role, or 'group'), and for a turned
-   * or mirrored image its turn and its box before the turn (document units): its pixels come back upright.
+   * or mirrored image its turn and its box before the turn (document units): its pixels come back upright. A
+   * restorable layer drawn as plain pixels (a pose, a sketch) has the hash of those pixels as written
+   * (`pixelHash`), so that pixels painted over in another tool come back as pixels, not as the old data.
    */
-  nodes: Record<string, { layerId: string | null; role: string; turn?: KomaTurn }>;
+  nodes: Record<string, { layerId: string | null; role: string; turn?: KomaTurn; hash?: string }>;
   /** The saved form (no children) of the layers that come back from their data, by id. */
   layers: Record<string, Layer>;
 }
@@ -57,6 +59,10 @@ const zMeta = z.object({
             flipY: z.boolean(),
             box: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
           })
+          .optional(),
+        hash: z
+          .string()
+          .regex(/^[0-9a-f]{8}$/, 'a pixel hash')
           .optional(),
       }),
     )

@@ -8,6 +8,7 @@ import { bakeOpacity, type Raster, type Rect } from './raster.ts';
 import { turnedLayerRect, unturnPixels } from './unturn.ts';
 import type { Turn } from '../kinds/placement.ts';
 import { ImportError } from './import-error.ts';
+import { pixelHash } from './pixel-hash.ts';
 
 /** A raster layer of an imported PSD, ready to become an image layer: opacity and mask are in its alpha. */
 export interface ImportedLayer {
@@ -31,6 +32,7 @@ export type ImportNoteCode =
   | 'text'
   | 'effects'
   | 'watermark'
+  | 'repainted'
   | 'uploadFailed';
 
 /** Something of the file that did not become a layer, or came in changed; shown to the user, never dropped silently. */
@@ -222,7 +224,9 @@ function readKomaLayers(psd: Psd, meta: KomaPsdMeta, result: PsdImport): void {
         continue;
       }
       const clipTo = layer.clipping ? base : null;
-      if (restored) {
+      if (restored && entry?.hash !== undefined && !samePixels(layer, entry.hash)) {
+        result.changed.push({ name, code: 'repainted', reason: 'painted over in another tool: imported as pixels' });
+      } else if (restored) {
         const key = keyFor(restored.id);
         // Text edited in Photoshop comes back edited (ruby notation stays text).
         if (layer.text && typeof layer.text.text === 'string' && 'text' in restored.data) {
@@ -273,6 +277,12 @@ function readKomaLayers(psd: Psd, meta: KomaPsdMeta, result: PsdImport): void {
   // Layers of the page that did not come back (deleted in another tool): references to them are dropped.
   const sources = new Set([...Object.values(meta.nodes).map((n) => n.layerId), ...Object.keys(meta.layers)]);
   result.missing = [...sources].filter((id): id is string => id !== null && !used.has(id));
+}
+
+/** True when a layer's pixels are the ones Koma wrote (their hash in the Koma block). */
+function samePixels(layer: Layer, hash: string): boolean {
+  const image = layer.imageData;
+  return pixelHash(image ?? { width: 0, height: 0, data: new Uint8ClampedArray(0) }) === hash;
 }
 
 /** A raster layer's 8-bit pixels, or null with a note saying why it has none. */

@@ -41,7 +41,9 @@ export interface KindExport<T extends LayerType> {
   block?(members: LayerNode<T>[], pool: readonly LayerNode[], ctx: PlanContext): PlanNode[];
   /**
    * Importing Koma's own PSD brings the layer back from its saved form, stored in the file's Koma block (a panel,
-   * an editable text with its bubble), instead of as the pixels of its PSD layer.
+   * an editable text with its bubble, a pose, a sketch), instead of as the pixels of its PSD layer. A layer drawn
+   * as plain pixels (a pose, a sketch) comes back from its data only while those pixels are as Koma wrote them:
+   * painted over in another tool, they come back as the pixels.
    */
   restore?: boolean;
 }

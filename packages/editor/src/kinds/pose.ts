@@ -58,7 +58,7 @@ export const poseKind = defineKind({
     },
   },
   imageIds: () => [],
-  export: { nodes: shapeNodes },
+  export: { nodes: shapeNodes, restore: true },
   tab: ['generation.operations'],
   commands: { addPose, moveJoint, pairPose },
 });

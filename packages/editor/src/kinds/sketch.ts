@@ -47,7 +47,7 @@ export const sketchKind = defineKind({
     return node?.type === 'SKETCH' ? node : null;
   },
   imageIds: () => [],
-  export: { nodes: shapeNodes },
+  export: { nodes: shapeNodes, restore: true },
   tab: ['generation.operations'],
   commands: { addSketch, addSketchStroke },
 });

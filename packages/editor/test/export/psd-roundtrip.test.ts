@@ -18,6 +18,7 @@ import {
   writePsdBytes,
   type PsdImport,
 } from '../../src/export/index.ts';
+import { createPoseLayer, createSketchLayer } from '@koma/domain';
 import { COLORS, fixtureDoc, syntheticRasters } from './support.ts';
 import { idCounter } from '../support.ts';
 
@@ -317,5 +318,68 @@ describe("other tools' PSDs", () => {
     expect(text.layer.data.fontColor).toBe('#ff0000');
     expect(text.layer.transform).toEqual({ x: 10, y: 10, size: { width: 100, height: 200 } });
     expect(read.changed).toEqual([]);
+  });
+});
+
+describe('Koma PSD round trip of poses and sketches', () => {
+  /** The fixture page with a pose paired to the Logo and a sketch with one stroke, exported as Koma writes it. */
+  function withShapes() {
+    const pose = createPoseLayer('pose', { x: 500, y: 650, size: { width: 250, height: 400 } });
+    pose.name = 'Pose';
+    pose.data.pairedLayerId = 'logo';
+    const sketch = createSketchLayer('sketch', { x: 60, y: 620, size: { width: 300, height: 300 } });
+    sketch.name = 'Sketch';
+    sketch.data.brushes = [
+      {
+        color: '#112233',
+        radius: 4,
+        strokes: [{ points: [10, 10, 120, 200], radius: 4, erase: false }],
+      },
+    ];
+    const { doc, rootId } = fixtureDoc([pose, sketch]);
+    const plan = planPage(doc, rootId);
+    const built = buildPsd(plan, syntheticRasters(plan), { plan: 'subscriber' });
+    return { doc, bytes: writePsdBytes(built.psd) };
+  }
+  const { doc, bytes } = withShapes();
+
+  it('brings an untouched pose and sketch back from their data, the pairing following the new ids', () => {
+    const read = readPsdForImport(bytes);
+    expect(read.changed).toEqual([]);
+    const editor = new Editor(doc, { ids: idCounter('imp'), random: () => 0.5 });
+    const result = editor.execute(importPsdLayers, {
+      into: { newPage: true, after: 0 },
+      entries: entriesOf(read),
+      missing: read.missing,
+    });
+    if (!result.ok) throw new Error(result.error);
+    const rootId = editor.doc.pages[1]!.rootId;
+    // Poses and sketches are named by their number on the page, as when they are made.
+    const ofType = (type: string) =>
+      editor.doc.layers[rootId]!.children.map((id) => editor.doc.layers[id]!).find((l) => l.type === type);
+    const pose = ofType('POSE') as LayerNode<'POSE'>;
+    const sketch = ofType('SKETCH') as LayerNode<'SKETCH'>;
+    expect(pose.type).toBe('POSE');
+    expect(pose.data.body).toEqual((doc.layers.pose as LayerNode<'POSE'>).data.body);
+    expect(pose.data.pairedLayerId).toBe(byName(editor.doc, rootId, 'Logo').id);
+    expect(pose.transform).toEqual(doc.layers.pose!.transform);
+    expect(sketch.type).toBe('SKETCH');
+    expect(sketch.data.brushes).toEqual((doc.layers.sketch as LayerNode<'SKETCH'>).data.brushes);
+    expect(findInvariantViolations(editor.doc)).toEqual([]);
+  });
+
+  it('brings a sketch painted over in another tool back as its pixels, and says so', () => {
+    ensurePsdPixels();
+    const psd = readPsd(bytes, { useImageData: true });
+    const all = (layers: PsdLayer[]): PsdLayer[] => layers.flatMap((l) => [l, ...all(l.children ?? [])]);
+    const layer = all(psd.children ?? []).find((l) => l.name === 'Sketch')!;
+    layer.imageData!.data[0] = 255 - layer.imageData!.data[0]!;
+    const read = readPsdForImport(writePsdUint8Array(psd, { noBackground: true }));
+    expect(read.changed).toEqual([expect.objectContaining({ name: 'Sketch', code: 'repainted' })]);
+    const index = read.layers.findIndex((l) => l.name === 'Sketch');
+    expect(read.items.some((i) => i.kind === 'pixels' && i.layer === index)).toBe(true);
+    expect(read.items.some((i) => i.kind === 'layer' && i.layer.type === 'SKETCH')).toBe(false);
+    // The pose, untouched, still comes back as a pose.
+    expect(read.items.some((i) => i.kind === 'layer' && i.layer.type === 'POSE')).toBe(true);
   });
 });

@@ -22,9 +22,9 @@ const box = (x: number, y: number, width: number, height: number): Transform => 
 /**
  * A comic page of 850×1200 (exported at 2×): three panels stored out of reading order (C, A, B), "Sky" clipped to
  * the top panel and spilling past it, a hidden "Hero" clipped to the bottom-left panel, a free "Logo", and a speech
- * bubble "Hello".
+ * bubble "Hello"; `extra` layers go on top.
  */
-export function fixtureDoc(): { doc: DocState; rootId: string } {
+export function fixtureDoc(extra: Layer[] = []): { doc: DocState; rootId: string } {
   const ids = idCounter('w');
   const data = createWorkspaceData('COMIC', ids);
   data.comicConfiguration.width = 850;
@@ -49,7 +49,7 @@ export function fixtureDoc(): { doc: DocState; rootId: string } {
   a.clippedLayers = ['sky'];
   b.clippedLayers = ['hero'];
   const page = data.pages[0]!;
-  page.rootLayer.children = [c, a, sky, b, hero, logo, hello] as Layer[];
+  page.rootLayer.children = [c, a, sky, b, hero, logo, hello, ...extra] as Layer[];
   const doc = normalize(data, 'COMIC');
   return { doc, rootId: page.rootLayer.id };
 }

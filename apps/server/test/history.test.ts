@@ -73,6 +73,21 @@ describe.each(backends)('version history on %s', (backendName) => {
       .execute();
   }
 
+  /** The keyframe counters the workspace row keeps, beside the same counted from the stored versions. */
+  async function chains(id: string) {
+    const row = await app.koma.database.db
+      .selectFrom('workspaces')
+      .select(['chain_patches', 'chain_bytes'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const rows = await stored(id);
+    const after = rows.slice(rows.map((r) => r.kind).lastIndexOf('full') + 1);
+    return {
+      kept: { patches: Number(row.chain_patches), bytes: Number(row.chain_bytes) },
+      counted: { patches: after.length, bytes: after.reduce((sum, r) => sum + r.data.length, 0) },
+    };
+  }
+
   it('stores each version as a patch against the one before, with a keyframe every N, and rebuilds any of them', async () => {
     const c = await signedIn('chain');
     let data = comic();
@@ -87,6 +102,10 @@ describe.each(backends)('version history on %s', (backendName) => {
     }
     const rows = await stored(id);
     expect(rows.map((r) => r.kind)).toEqual(Array.from({ length: 25 }, (_, i) => (i % 10 === 0 ? 'full' : 'patch')));
+    // What decides the next keyframe is kept on the workspace row, and agrees with the versions.
+    const chain = await chains(id);
+    expect(chain.kept).toEqual(chain.counted);
+    expect(chain.kept.patches).toBe(4);
     const documentBytes = JSON.stringify(docs[0]).length;
     for (const row of rows.filter((r) => r.kind === 'patch')) {
       expect(row.data.length).toBeLessThan(documentBytes * 0.02);
@@ -199,6 +218,9 @@ describe.each(backends)('version history on %s', (backendName) => {
       const got = (await c.get(`/api/workspace/${id}/revisions/${r}`)).json() as { data: unknown };
       expect(got.data, `revision ${r}`).toMatchObject(docs.get(r)!);
     }
+    // Retention rewrote versions: the row's keyframe counters were counted again.
+    const pruned = await chains(id);
+    expect(pruned.kept).toEqual(pruned.counted);
     // A dropped one is gone, in words.
     const dropped = [...docs.keys()].find((r) => !list.items.some((v) => v.revision === r))!;
     expect((await c.get(`/api/workspace/${id}/revisions/${dropped}`)).statusCode).toBe(404);
@@ -217,6 +239,7 @@ describe.each(backends)('version history on %s', (backendName) => {
     expect((await c.get(`/api/workspace/${id}`)).json()).toMatchObject({ revision, data });
     const rows = await stored(id);
     expect(rows.map((r) => r.kind)).toEqual(['full']);
+    expect((await chains(id)).kept).toEqual({ patches: 0, bytes: 0 });
   });
 
   it('refuses bad parameters in words naming the field, 404s what is not theirs, never 500s', async () => {
@@ -349,6 +372,16 @@ describe.each(backends)('migrating full-copy revisions on %s', (backendName) => 
         .orderBy('revision')
         .execute();
       expect(rows.map((r) => r.kind)).toEqual(['full', 'patch', 'patch', 'patch', 'patch']);
+      // The keyframe counters of rows stored before they existed are counted by the migration.
+      const counters = await app.koma.database.db
+        .selectFrom('workspaces')
+        .select(['chain_patches', 'chain_bytes'])
+        .where('id', '=', 'w1')
+        .executeTakeFirstOrThrow();
+      expect({ patches: Number(counters.chain_patches), bytes: Number(counters.chain_bytes) }).toEqual({
+        patches: 4,
+        bytes: rows.slice(1).reduce((sum, r) => sum + r.data.length, 0),
+      });
       for (const r of [2, 3, 4, 5]) {
         expect(rows[r - 1]!.data.length).toBeLessThan(JSON.stringify(docs[0]).length / 10);
         const version = await app.koma.workspaces.version('u1', 'w1', r);

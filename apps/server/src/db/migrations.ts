@@ -193,6 +193,27 @@ const migrations: Record<string, Migration> = {
       await migrateFullCopies(db);
     },
   },
+  '0007_chain_counters': {
+    // How many patches follow the last keyframe, and their length, kept on the workspace row that every save
+    // updates anyway: deciding the next version's form no longer scans the workspace's versions (a query that
+    // grew with the history and cost a patch save as much as its validation).
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('chain_patches', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('chain_bytes', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      const after = sql`workspace_revisions.workspace_id = workspaces.id and workspace_revisions.revision > (
+        select coalesce(max(k.revision), 0) from workspace_revisions k
+        where k.workspace_id = workspaces.id and k.kind = 'full')`;
+      await sql`update workspaces set
+        chain_patches = (select count(*) from workspace_revisions where ${after}),
+        chain_bytes = (select coalesce(sum(length(data)), 0) from workspace_revisions where ${after})`.execute(db);
+    },
+  },
 };
 
 /** The server's migrations, for Kysely's Migrator. */

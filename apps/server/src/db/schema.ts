@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Table shapes as Kysely sees them. Times are ISO-8601 strings and flags are 0/1 so SQLite and PostgreSQL agree. */
 export interface UsersTable {
   id: string;
@@ -47,6 +49,9 @@ export interface WorkspacesTable {
   thumbnail_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Patches stored since the last keyframe, and their total length: when the next version is a keyframe. */
+  chain_patches: Generated<number>;
+  chain_bytes: Generated<number>;
 }
 
 export interface WorkspaceRevisionsTable {

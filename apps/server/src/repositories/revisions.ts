@@ -2,10 +2,45 @@ import { sql } from 'kysely';
 import type { StoredVersion } from '@koma/domain';
 import type { Database } from '../db/database.ts';
 import type { WorkspaceRevisionsTable } from '../db/schema.ts';
+import { precompiledWrite } from './precompiled.ts';
+
+const insert = precompiledWrite(
+  (
+    db: Database,
+    workspaceId: string,
+    revision: number,
+    kind: WorkspaceRevisionsTable['kind'],
+    data: string,
+    savedAt: string,
+    tab: string | null,
+    device: string | null,
+    thumbnailId: string | null,
+  ) =>
+    db.insertInto('workspace_revisions').values({
+      workspace_id: workspaceId,
+      revision,
+      kind,
+      data,
+      saved_at: savedAt,
+      tab,
+      device,
+      thumbnail_id: thumbnailId,
+    }),
+);
 
 /** Inserts one stored version. */
 export async function insertVersion(db: Database, row: WorkspaceRevisionsTable): Promise<void> {
-  await db.insertInto('workspace_revisions').values(row).execute();
+  await insert(
+    db,
+    row.workspace_id,
+    row.revision,
+    row.kind,
+    row.data,
+    row.saved_at,
+    row.tab,
+    row.device,
+    row.thumbnail_id,
+  );
 }
 
 /** The stored rows that rebuild `revision`: from the last keyframe at or before it up to it, ascending. */
@@ -29,7 +64,10 @@ export async function chainTo(db: Database, id: string, revision: number): Promi
   return rows.map((row) => ({ revision: Number(row.revision), kind: row.kind, data: row.data }));
 }
 
-/** How many patches follow the last keyframe, and their bytes: whether the next version should be a keyframe. */
+/**
+ * How many patches follow the last keyframe, and their length, counted from the versions themselves (a save
+ * reads the counters the workspace row keeps; retention recounts them here after rewriting versions).
+ */
 export async function chainLength(db: Database, id: string): Promise<{ patches: number; patchBytes: number }> {
   const row = await db
     .selectFrom('workspace_revisions')

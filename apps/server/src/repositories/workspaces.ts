@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { WorkspacesTable } from '../db/schema.ts';
-import { precompiled } from './precompiled.ts';
+import { precompiled, precompiledWrite } from './precompiled.ts';
 
 /** One page of the user's workspaces, newest first, with the total count. */
 export async function listWorkspaces(db: Database, userId: string, limit: number, offset: number) {
@@ -23,7 +23,7 @@ export async function listWorkspaces(db: Database, userId: string, limit: number
 }
 
 /** Inserts the workspace row (its data goes in as revision rows). */
-export async function insertWorkspace(db: Database, row: WorkspacesTable): Promise<void> {
+export async function insertWorkspace(db: Database, row: Insertable<WorkspacesTable>): Promise<void> {
   await db.insertInto('workspaces').values(row).execute();
 }
 
@@ -77,20 +77,65 @@ export async function findMeta(db: Database, userId: string, id: string, lock = 
     .executeTakeFirst();
 }
 
+/** What a save writes on the workspace row besides the revision. */
+export interface RevisionAdvance {
+  revision: number;
+  updated_at: string;
+  thumbnail_ids: string;
+  thumbnail_id: string | null;
+  chain_patches: number;
+  chain_bytes: number;
+}
+
+const advance = precompiledWrite(
+  (
+    db: Database,
+    revision: number,
+    updatedAt: string,
+    thumbnailIds: string,
+    thumbnailId: string | null,
+    chainPatches: number,
+    chainBytes: number,
+    id: string,
+    from: number,
+  ) =>
+    db
+      .updateTable('workspaces')
+      .set({
+        revision,
+        updated_at: updatedAt,
+        thumbnail_ids: thumbnailIds,
+        thumbnail_id: thumbnailId,
+        chain_patches: chainPatches,
+        chain_bytes: chainBytes,
+      })
+      .where('id', '=', id)
+      .where('revision', '=', from),
+);
+
 /** Moves the workspace from revision `from` to the next; false when someone else moved it first. */
-export async function advanceRevision(
-  db: Database,
-  id: string,
-  from: number,
-  set: Pick<WorkspacesTable, 'revision' | 'updated_at' | 'thumbnail_ids' | 'thumbnail_id'>,
-): Promise<boolean> {
-  const result = await db
+export async function advanceRevision(db: Database, id: string, from: number, set: RevisionAdvance): Promise<boolean> {
+  const changed = await advance(
+    db,
+    set.revision,
+    set.updated_at,
+    set.thumbnail_ids,
+    set.thumbnail_id,
+    set.chain_patches,
+    set.chain_bytes,
+    id,
+    from,
+  );
+  return changed > 0;
+}
+
+/** Sets the patches-since-keyframe counters (after retention rewrote the versions they count). */
+export async function setChain(db: Database, id: string, chain: { patches: number; patchBytes: number }) {
+  await db
     .updateTable('workspaces')
-    .set(set)
+    .set({ chain_patches: chain.patches, chain_bytes: chain.patchBytes })
     .where('id', '=', id)
-    .where('revision', '=', from)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .execute();
 }
 
 /** Renames an owned workspace; false when not found. */

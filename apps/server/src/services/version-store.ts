@@ -10,6 +10,7 @@ import {
   type DocumentText,
   type KeyframePolicy,
   type RetentionPolicy,
+  type StoredVersionKind,
 } from '@koma/domain';
 import type { Database, DatabaseDialect } from '../db/database.ts';
 import * as repo from '../repositories/revisions.ts';
@@ -28,6 +29,22 @@ export const DEFAULT_HISTORY: HistoryOptions = {
   pruneEveryMs: 5 * 60_000,
 };
 
+/** The patches stored since the last keyframe and their total length (kept on the workspace row). */
+export interface ChainLength {
+  patches: number;
+  patchBytes: number;
+}
+
+/** A version right after a keyframe. */
+export const NO_CHAIN: ChainLength = { patches: 0, patchBytes: 0 };
+
+/** How a version is stored, and the chain it leaves for the next one. */
+export interface NextVersion {
+  kind: StoredVersionKind;
+  data: string;
+  chain: ChainLength;
+}
+
 /** Where a save came from, recorded with its version. */
 export interface SaveOrigin {
   tab: string | null;
@@ -45,19 +62,25 @@ export class VersionStore {
   ) {}
 
   /**
-   * Stores the next version inside the caller's transaction: the patch from the previous version when one is
-   * given and the keyframe rules allow, else the whole document.
+   * How the next version is stored: the patch from the previous version when one is given and the keyframe rules
+   * allow, else the whole document; with the chain after it (`since`: the patches stored since the last keyframe,
+   * which the workspace row keeps).
    */
+  next(since: ChainLength, json: string | DocumentText, patchFromPrevious: string | null): NextVersion {
+    const form = storedForm(since, json, patchFromPrevious, this.options.keyframes);
+    const chain =
+      form.kind === 'full' ? NO_CHAIN : { patches: since.patches + 1, patchBytes: since.patchBytes + form.data.length };
+    return { ...form, chain };
+  }
+
+  /** Stores a version made by `next` inside the caller's transaction. */
   async append(
     trx: Database,
     id: string,
     revision: number,
-    json: string | DocumentText,
-    patchFromPrevious: string | null,
+    form: NextVersion,
     meta: { savedAt: string; origin: SaveOrigin; thumbnailId: string | null },
   ): Promise<void> {
-    const since = patchFromPrevious === null ? { patches: 0, patchBytes: 0 } : await repo.chainLength(trx, id);
-    const form = storedForm(since, json, patchFromPrevious, this.options.keyframes);
     await repo.insertVersion(trx, {
       workspace_id: id,
       revision,
@@ -113,6 +136,8 @@ export class VersionStore {
       if (!plan.ok) return [];
       for (const version of plan.rewrite) await repo.rewriteVersion(trx, id, version);
       await repo.deleteVersions(trx, id, plan.drop);
+      // Rewritten and dropped versions may be among those the row's keyframe counters count.
+      await workspaces.setChain(trx, id, await repo.chainLength(trx, id));
       const dropped = new Set(plan.drop);
       const candidates = stored
         .filter((v) => dropped.has(v.revision))

@@ -28,7 +28,7 @@ import {
 import { imageUrl, pruneThumbnails, THUMBNAIL_SIZE, thumbnailKey, thumbnailUrls } from './workspace-thumbnails.ts';
 import { versionSummary, type VersionSummary, type WorkspaceRead, type WorkspaceSummary } from './workspace-views.ts';
 import { LocalWorkspaceEvents, type WorkspaceEvents } from './workspace-events.ts';
-import { DEFAULT_HISTORY, VersionStore, type HistoryOptions, type SaveOrigin } from './version-store.ts';
+import { DEFAULT_HISTORY, NO_CHAIN, VersionStore, type HistoryOptions, type SaveOrigin } from './version-store.ts';
 
 /** Workspaces: the rules of saving (validation, revisions, thumbnails, ownership). */
 export class Workspaces {
@@ -95,7 +95,7 @@ export class Workspaces {
         created_at: nowIso,
         updated_at: nowIso,
       });
-      await this.versions.append(trx, id, 1, serialiseDocument(data), null, {
+      await this.versions.append(trx, id, 1, this.versions.next(NO_CHAIN, serialiseDocument(data), null), {
         savedAt: nowIso,
         origin,
         thumbnailId,
@@ -300,7 +300,7 @@ export class Workspaces {
         created_at: nowIso,
         updated_at: nowIso,
       });
-      await this.versions.append(trx, newIdValue, 1, json, null, {
+      await this.versions.append(trx, newIdValue, 1, this.versions.next(NO_CHAIN, json, null), {
         savedAt: nowIso,
         origin: { tab: null, device: null },
         thumbnailId,
@@ -439,16 +439,20 @@ export class Workspaces {
       }
       const revision = current + 1;
       const nowIso = this.now().toISOString();
+      // A save without a base revision may land on a head saved meanwhile: then the patch is not from it.
+      const patch = fromHead?.revision === current ? fromHead.patch : null;
+      const since = { patches: Number(meta.chain_patches), patchBytes: Number(meta.chain_bytes) };
+      const version = this.versions.next(since, json, patch);
       const updated = await repo.advanceRevision(trx, id, current, {
         revision,
         updated_at: nowIso,
         thumbnail_ids: JSON.stringify(pruned.kept),
         thumbnail_id: thumbnailId,
+        chain_patches: version.chain.patches,
+        chain_bytes: version.chain.patchBytes,
       });
       if (!updated) throw revisionConflict(current + 1);
-      // A save without a base revision may land on a head saved meanwhile: then the patch is not from it.
-      const patch = fromHead?.revision === current ? fromHead.patch : null;
-      await this.versions.append(trx, id, revision, json, patch, { savedAt: nowIso, origin, thumbnailId });
+      await this.versions.append(trx, id, revision, version, { savedAt: nowIso, origin, thumbnailId });
       // A replaced thumbnail stays while an older version still shows it.
       const named = dropped.length > 0 ? await versionsRepo.thumbnailsInUse(trx, id) : new Set<string>();
       return { revision, map: pruned.kept, dropped: dropped.filter((t) => !named.has(t)) };

@@ -198,6 +198,68 @@ describe('1024×768 touch tablet', () => {
   });
 });
 
+describe('1024×768 touch tablet: Panel tool', () => {
+  it('says how to cut without Shift, shows a swipe’s cut while the finger is down and cuts down on lift', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1024, height: 768 },
+      hasTouch: true,
+    });
+    await newComic(page, 'split-touch');
+    await page.getByTestId('tool-PANEL').tap();
+    await expect.poll(() => page.getByTestId('split-hint').textContent()).toContain('swipe down it to split it down');
+    const touch = await Touch.of(context, page);
+    const cdp = await context.newCDPSession(page);
+    const finger = (type: string, p?: { x: number; y: number }) =>
+      cdp.send('Input.dispatchTouchEvent', {
+        type: type as 'touchStart',
+        touchPoints: p ? [{ x: p.x, y: p.y, id: 0, radiusX: 4, radiusY: 4, force: 1 }] : [],
+      });
+    const from = await toScreen(page, 700, 1000);
+    await finger('touchStart', from);
+    for (const dy of [10, 30, 60]) await finger('touchMove', { x: from.x + 2, y: from.y + dy });
+    await expect.poll(() => page.getByTestId('split-hint').textContent()).toBe('Release to split down');
+    const preview = await page.evaluate(
+      () =>
+        (window as unknown as { __komaScene: any }).__komaScene.stage
+          .find('.split-preview')
+          .map((node: any) => node.points() as number[]) as number[][],
+    );
+    expect(preview).toHaveLength(2);
+    await screenshot(page, 'split-touch-swipe');
+    await finger('touchEnd');
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const s = (window as unknown as { __koma: any }).__koma;
+          return s.editor.doc.layers[s.activeRoot()].children.length as number;
+        }),
+      )
+      .toBe(2);
+    // The cut is down through where the finger went down: the two parts sit side by side at canvas x 700.
+    const xs = await page.evaluate(() => {
+      const s = (window as unknown as { __koma: any }).__koma;
+      return (s.editor.doc.layers[s.activeRoot()].children as string[]).map(
+        (id) => s.editor.doc.layers[id].data.vertices.map((v: { x: number }) => v.x) as number[],
+      );
+    });
+    const edges = xs.map((v) => [Math.min(...v), Math.max(...v)]).sort((a, b) => a[0]! - b[0]!);
+    expect(edges[0]![1]!).toBeLessThan(700);
+    expect(edges[1]![0]!).toBeGreaterThan(700);
+    // A tap still splits across.
+    await touch.tap(await toScreen(page, 400, 700));
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const s = (window as unknown as { __koma: any }).__koma;
+          return s.editor.doc.layers[s.activeRoot()].children.length as number;
+        }),
+      )
+      .toBe(3);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('390×844 phone', () => {
   it('gives the canvas the screen, tools in a bottom bar, and panels as sheets that open and close', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {

@@ -190,7 +190,9 @@ describe('panel craft', () => {
     await page.getByTestId('tool-PANEL').click();
     const at = await toScreen(page, 850, 760);
     await page.mouse.move(at.x, at.y);
-    await expect.poll(() => page.getByTestId('split-hint').textContent()).toContain('hold Shift to split down');
+    await expect
+      .poll(() => page.getByTestId('split-hint').textContent())
+      .toContain('hold Shift or drag down to split down');
     const across = await stageLines(page, 'split-preview');
     expect(across).toHaveLength(2);
     expect(across[1]![1]! - across[0]![1]!).toBeCloseTo(40, 6);

@@ -10,6 +10,7 @@ import {
   setLocked,
   setPageGutter,
   splitPreviewAt,
+  currentSplitPreview,
   tailTip,
   type LayerNode,
 } from '../src/index.ts';
@@ -426,5 +427,42 @@ describe('split preview', () => {
     expect(splitPreviewAt(d.editor.doc, d.root, { x: v.x + 2, y: v.y + 2 }, false, 1)).toBeNull();
     // 25 px under the top edge: the top part would keep less than 20 px once half the gutter is taken.
     expect(splitPreviewAt(d.editor.doc, d.root, { x: v.x + 300, y: v.y + 25 }, false, 1)).toBeNull();
+  });
+
+  it('a drag cuts through where it began, along the drag, and shows that cut until it lifts', () => {
+    const d = new TestDriver('COMIC');
+    const first = panelIds(d.editor.doc, d.root)[0]!;
+    d.tool('PANEL').down(700, 900).move(701, 901);
+    // Within the click slop it is still a click: the hover preview, no cut chosen.
+    expect(d.ui.state.splitCut).toBeNull();
+    d.move(705, 960).move(712, 1100);
+    // Mostly down: a cut down through x 700, shown as the preview of that cut (not of the pointer's place).
+    expect(d.ui.state.splitCut).toEqual({ at: { x: 700, y: 900 }, vertical: true });
+    const shown = currentSplitPreview(d.editor.doc, d.root, { ...d.ui.state, pointer: { x: 712, y: 1100 } }, 1)!;
+    expect(shown).toEqual(splitPreviewAt(d.editor.doc, d.root, { x: 700, y: 900 }, true, 1));
+    d.up(712, 1100);
+    expect(d.ui.state.splitCut).toBeNull();
+    const [a, b] = d.ui.state.selection as [string, string];
+    expect(a).toBe(first);
+    const left = d.editor.doc.layers[a] as LayerNode<'PANEL'>;
+    const right = d.editor.doc.layers[b] as LayerNode<'PANEL'>;
+    expect([left.data.vertices[1], left.data.vertices[2]]).toEqual(shown.edges[0]);
+    expect([right.data.vertices[0], right.data.vertices[3]]).toEqual(shown.edges[1]);
+    // Sideways across the right part: a cut across through y 600; one undo step each.
+    d.down(1200, 600).move(1300, 610).up(1400, 620);
+    const across = d.editor.doc.layers[d.ui.state.selection[1]!] as LayerNode<'PANEL'>;
+    expect(across.data.vertices[0]!.y).toBeGreaterThan(600);
+    expect(across.data.vertices[0]!.y).toBeLessThan(640);
+    expect(panelIds(d.editor.doc, d.root)).toHaveLength(3);
+    d.editor.undo();
+    d.editor.undo();
+    expect(panelIds(d.editor.doc, d.root)).toHaveLength(1);
+    // Escape during a drag cuts nothing and takes the preview away.
+    d.down(700, 900).move(700, 1000);
+    expect(d.ui.state.splitCut).not.toBeNull();
+    d.controller.cancel();
+    expect(d.ui.state.splitCut).toBeNull();
+    d.up(700, 1000);
+    expect(panelIds(d.editor.doc, d.root)).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { THUMBNAIL_SIZE_COMIC, THUMBNAIL_SIZE_INFINITE, THUMBNAIL_WEBP_QUALITY } from '@koma/domain';
 import type { TextData } from '@koma/domain';
-import { layoutText, pan, splitPreviewAt, tailTip } from '@koma/editor';
+import { currentSplitPreview, layoutText, pan, tailTip } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { useUi } from '../editor/hooks.ts';
 import { useT } from '../i18n/index.ts';
@@ -110,13 +110,15 @@ export function CanvasView({ session, fps, restricted, onRenderer, onContextMenu
   }, [session]);
 
   const tool = useUi(session, (s) => s.tool);
-  // The split hint shows while the Panel tool's preview would: over a panel a click would cut.
-  const splitHint = useUi(session, (s) =>
-    s.tool === 'PANEL' && s.interaction === 'NONE' && s.pointer
-      ? (splitPreviewAt(session.editor.doc, session.activeRoot(), s.pointer, s.shiftHeld, session.view().zoom)
-          ?.direction ?? null)
-      : null,
-  );
+  // The split hint shows while the Panel tool's preview does (a drag: what lifting will cut). A finger has no hover
+  // and no Shift, so on a touch screen the tool says how to cut while it is chosen.
+  const [touchScreen] = useState(() => window.matchMedia?.('(hover: none)').matches ?? false);
+  const splitHint = useUi(session, (s) => {
+    const preview = currentSplitPreview(session.editor.doc, session.activeRoot(), s, session.view().zoom);
+    if (s.splitCut && preview) return preview.direction === 'vertical' ? 'releaseDown' : 'releaseAcross';
+    if (touchScreen) return s.tool === 'PANEL' && s.interaction === 'NONE' ? 'touch' : null;
+    return preview?.direction ?? null;
+  });
   const panArmed = useUi(session, (s) => s.panArmed);
   const cursor = panArmed ? 'grab' : tool === 'MOVE' ? 'default' : tool === 'TEXT' ? 'text' : 'crosshair';
   return (

@@ -7,7 +7,7 @@ import {
   placementOf,
   rotateHandle,
   rotationCentre,
-  splitPreviewAt,
+  currentSplitPreview,
   type SplitPreview,
   tailTip,
   type DocState,
@@ -109,10 +109,8 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
       }),
     );
   }
-  if (ui.tool === 'PANEL' && ui.interaction === 'NONE' && ui.pointer) {
-    const preview = splitPreviewAt(doc, rootId, ui.pointer, ui.shiftHeld, zoom);
-    if (preview) drawSplitPreview(layer, preview, zoom);
-  }
+  const preview = currentSplitPreview(doc, rootId, ui, zoom);
+  if (preview) drawSplitPreview(layer, preview, zoom);
   if (ui.tool === 'PANEL') {
     for (const panel of panelsUnder(doc, rootId)) {
       for (const v of panel.data.vertices) {

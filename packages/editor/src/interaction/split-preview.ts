@@ -3,6 +3,7 @@
 // same geometry as the click (kinds/panel.ts, commands/panels.ts `splitGeometry`), so it lands exactly there.
 import type { Point } from '@koma/domain';
 import type { DocState } from '../store/state.ts';
+import type { UiState } from '../ui/ui-state.ts';
 import { panelsUnder } from '../commands/panel-helpers.ts';
 import { splitGeometry } from '../commands/panels.ts';
 import { edgeAt, splitArgsAt, vertexAt } from '../kinds/panel-geometry.ts';
@@ -50,4 +51,20 @@ export function splitPreviewAt(
   } catch {
     return null;
   }
+}
+
+/**
+ * The preview the Panel tool shows now: the cut a drag will make when it lifts, else the cut a click at the
+ * pointer would make; null with another tool, during another gesture, or where nothing would be cut.
+ */
+export function currentSplitPreview(
+  doc: DocState,
+  rootId: string,
+  ui: Pick<UiState, 'tool' | 'interaction' | 'splitCut' | 'pointer' | 'shiftHeld'>,
+  zoom: number,
+): SplitPreview | null {
+  if (ui.tool !== 'PANEL' || ui.interaction !== 'NONE') return null;
+  const at = ui.splitCut?.at ?? ui.pointer;
+  if (!at) return null;
+  return splitPreviewAt(doc, rootId, at, ui.splitCut ? ui.splitCut.vertical : ui.shiftHeld, zoom);
 }

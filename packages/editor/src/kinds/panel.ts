@@ -16,7 +16,7 @@ import {
 import { gestureDrag, withGuidesCleared, type Drag, type ToolHost } from '../interaction/drag.ts';
 import { SNAP_DISTANCE_PX, snapPoint } from '../interaction/snap.ts';
 import { docSnapTargets } from '../interaction/snap-targets.ts';
-import type { VertexMove } from '@koma/domain';
+import type { Point, VertexMove } from '@koma/domain';
 import { defineKind } from './kind.ts';
 import { panelBlock } from './panel-export.ts';
 import {
@@ -62,20 +62,36 @@ function vertexDrag(
   return withGuidesCleared(drag, host.ui);
 }
 
-/** A click on a panel splits it there (Shift: vertically); a drag does nothing. */
-function splitOnClick(host: ToolHost, panelId: string): Drag {
+/**
+ * A click on a panel splits it there (Shift: vertically). A drag splits it through the point where it began, along
+ * the drag: mostly sideways cuts across, mostly up or down cuts down; the cut shows while the pointer is down.
+ */
+function splitGesture(host: ToolHost, panelId: string, start: Point): Drag {
+  const offset = (e: { screen: Point }) => {
+    const down = host.downScreen();
+    return down ? { x: e.screen.x - down.x, y: e.screen.y - down.y } : { x: 0, y: 0 };
+  };
+  const clear = () => host.ui.state.splitCut && host.ui.update({ splitCut: null });
   return {
     state: null,
-    move() {},
+    move(_p, e) {
+      const d = offset(e);
+      if (Math.hypot(d.x, d.y) <= CLICK_SLOP) return void clear();
+      const vertical = Math.abs(d.y) > Math.abs(d.x);
+      const cut = host.ui.state.splitCut;
+      if (cut?.vertical !== vertical) host.ui.update({ splitCut: { at: start, vertical } });
+    },
     up(p, e) {
-      const down = host.downScreen();
-      const moved = down ? Math.hypot(e.screen.x - down.x, e.screen.y - down.y) : 0;
+      const d = offset(e);
+      const cut = Math.hypot(d.x, d.y) > CLICK_SLOP ? { at: start, vertical: Math.abs(d.y) > Math.abs(d.x) } : null;
+      clear();
       const panel = host.doc.layers[panelId];
-      if (moved > CLICK_SLOP || panel?.type !== 'PANEL') return;
-      const result = host.editor.execute(splitPanel, splitArgsAt(panel, p, !!e.shift));
+      if (panel?.type !== 'PANEL') return;
+      const args = cut ? splitArgsAt(panel, cut.at, cut.vertical) : splitArgsAt(panel, p, !!e.shift);
+      const result = host.editor.execute(splitPanel, args);
       if (result.ok) host.select([panelId, result.value]);
     },
-    cancel() {},
+    cancel: clear,
   };
 }
 
@@ -117,7 +133,7 @@ export const panelKind = defineKind({
       const hit = host.hitAt(p, (n) => n.type === 'PANEL');
       if (!hit) return 'pan';
       host.select([hit]);
-      return splitOnClick(host, hit);
+      return splitGesture(host, hit, p);
     },
   },
   imageIds: () => [],

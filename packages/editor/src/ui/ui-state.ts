@@ -60,6 +60,11 @@ export interface UiState {
   snapGuides: { xs: number[]; ys: number[] } | null;
   /** Shift is held: the Panel tool's split (and its preview) turns vertical. */
   shiftHeld: boolean;
+  /**
+   * A Panel-tool drag across a panel: the cut it makes when the pointer lifts, through the point where the drag
+   * began and along the drag (a finger has no Shift and no hover, so this is how touch chooses and previews).
+   */
+  splitCut: { at: { x: number; y: number }; vertical: boolean } | null;
 }
 
 export function initialUiState(activePage = 0): UiState {
@@ -82,6 +87,7 @@ export function initialUiState(activePage = 0): UiState {
     pointer: null,
     snapGuides: null,
     shiftHeld: false,
+    splitCut: null,
   };
 }
 

@@ -6,6 +6,7 @@ import {
   ExportError,
   comicPrintGeometry,
   lowResolutionImages,
+  needsWatermark,
   safeFileName,
   type LowResolutionImage,
   type Plan,
@@ -46,6 +47,7 @@ export async function exportPdf(
           title: session.name || 'Koma',
           readingOrder: doc.comicConfiguration.readingOrder,
           cropMarks: options.cropMarks,
+          watermark: needsWatermark(plan),
           // Trim and bleed boxes from the page setup: the page images are its canvas at its dpi.
           ...comicPrintGeometry(doc.comicConfiguration),
         },
@@ -64,10 +66,7 @@ export async function exportPdf(
       placed.push(...placedResolutions(session, pagePlan, i + 1, images));
       // One page in the worker while the next is drawn: the worker must be done with it before it gets another.
       if (writing) await writing;
-      writing = worker.request(
-        { type: 'pdfPage', page: job!, plan, texts: lettering.runs },
-        transfers(pixelsOf([job!])),
-      );
+      writing = worker.request({ type: 'pdfPage', page: job!, texts: lettering.runs }, transfers(pixelsOf([job!])));
       // Awaited before the next page; a failure while that page is drawn must not go unhandled meanwhile.
       writing.catch(() => undefined);
     }

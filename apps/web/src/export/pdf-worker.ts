@@ -2,7 +2,7 @@
 // The export worker's side of a streamed PDF (pdf-export.ts is the main thread's): pages arrive one at a time, are
 // composed, toned and written, and the file's bytes go into blobs as they are final. Large blobs live in the
 // browser's blob store (which spills to disk), so neither the worker nor the page ever holds the whole file.
-import { ChapterPdfWriter, ExportError, buildPsd, type PdfTextRun } from '@koma/editor';
+import { ChapterPdfWriter, ExportError, PRINT_DPI, buildPsd, type PdfTextRun } from '@koma/editor';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { toneRaster, type PageTone } from './tone-pages.ts';
 
@@ -53,7 +53,13 @@ async function fetchFonts(texts: readonly PdfTextRun[]): Promise<void> {
 export async function handlePdf(request: PdfRequest, reply: (message: WorkerReply) => void): Promise<void> {
   if (request.type === 'pdfStart') {
     const sink = new BlobSink();
-    const writer = await ChapterPdfWriter.create({ ...request.options, fonts }, sink.write);
+    const { tone } = request;
+    // On a one-ink page the watermark is drawn on the page's own screen (the one toneRaster uses).
+    const screen = tone.kind === 'screentone' ? { lpi: tone.lpi, angle: tone.angle, dpi: PRINT_DPI } : undefined;
+    const writer = await ChapterPdfWriter.create(
+      { ...request.options, fonts, ...(screen ? { screen } : {}) },
+      sink.write,
+    );
     pdf = { writer, sink, tone: request.tone, fileName: request.fileName, pages: 0 };
     reply({ type: 'ready' });
     return;
@@ -62,7 +68,8 @@ export async function handlePdf(request: PdfRequest, reply: (message: WorkerRepl
   if (request.type === 'pdfPage') {
     const page = ++pdf.pages;
     reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
-    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });
+    // No watermark in the pixels: the writer draws it over the whole page, lettering included.
+    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: 'subscriber', thumbnail: false });
     if (pdf.tone.kind !== 'colour') {
       reply({ type: 'progress', done: 1, total: 2, stage: { key: 'toning', file: String(page) } });
     }

@@ -30,7 +30,7 @@ export type WorkerRequest =
    */
   | { type: 'pdfStart'; options: PdfOptions; tone: PageTone; fileName: string }
   /** One page's rasters; its lettering as vector text runs, their fonts fetched by URL in the worker. */
-  | { type: 'pdfPage'; page: PageJob; plan: Plan; texts: PdfTextRun[] }
+  | { type: 'pdfPage'; page: PageJob; texts: PdfTextRun[] }
   | { type: 'pdfFinish' }
   /** Encoded page images stacked as `stacked` says, redrawn `width` wide and cut into `slices`. */
   | {

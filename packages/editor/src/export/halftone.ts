@@ -64,28 +64,37 @@ const RADIUS2 = (() => {
   return table;
 })();
 
-/** The page as a one-bit screen: every pixel 0 or 255 (opaque), dots of ink sized by the tone under them. */
-export function halftone(raster: Raster, options: ScreenOptions): Raster {
+/**
+ * The screen itself: whether the pixel at (x, y) is ink for an ink coverage of `coverage` (0..1) under it. The page
+ * screen and anything that must print on its dots (the PDF's watermark on a one-ink page) share it.
+ */
+export function screenInk(options: ScreenOptions): (x: number, y: number, coverage: number) => boolean {
   if (!(options.lpi > 0) || !(options.dpi > 0)) throw new RangeError('lpi and dpi must be positive');
   const cell = options.dpi / options.lpi;
   const a = (options.angle * Math.PI) / 180;
   const cos = Math.cos(a) / cell;
   const sin = Math.sin(a) / cell;
+  return (x, y, coverage) => {
+    // The pixel's centre in screen-cell units, then its offset from its cell's centre.
+    const px = x + 0.5;
+    const py = y + 0.5;
+    const u = px * cos + py * sin;
+    const v = -px * sin + py * cos;
+    const fu = u - Math.floor(u) - 0.5;
+    const fv = v - Math.floor(v) - 0.5;
+    return fu * fu + fv * fv < RADIUS2[Math.round(coverage * STEPS)]!;
+  };
+}
+
+/** The page as a one-bit screen: every pixel 0 or 255 (opaque), dots of ink sized by the tone under them. */
+export function halftone(raster: Raster, options: ScreenOptions): Raster {
+  const ink = screenInk(options);
   const { width, height } = raster;
   const out = new Uint8ClampedArray(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
-      const coverage = 1 - luminanceAt(raster.data, i) / 255;
-      // The pixel's centre in screen-cell units, then its offset from its cell's centre.
-      const px = x + 0.5;
-      const py = y + 0.5;
-      const u = px * cos + py * sin;
-      const v = -px * sin + py * cos;
-      const fu = u - Math.floor(u) - 0.5;
-      const fv = v - Math.floor(v) - 0.5;
-      const ink = fu * fu + fv * fv < RADIUS2[Math.round(coverage * STEPS)]!;
-      const value = ink ? 0 : 255;
+      const value = ink(x, y, 1 - luminanceAt(raster.data, i) / 255) ? 0 : 255;
       out[i] = out[i + 1] = out[i + 2] = value;
       out[i + 3] = 255;
     }

@@ -14,6 +14,7 @@ export * from './zip.ts';
 export * from './cbz.ts';
 export * from './webtoon.ts';
 export * from './pdf.ts';
+export * from './pdf-watermark.ts';
 export * from './pdf-stream.ts';
 export * from './halftone.ts';
 export * from './resolution.ts';

@@ -183,7 +183,20 @@ function runOperators(
   // Glyphs are drawn y-up: flip the run's y-down space at the baseline.
   const m = multiplyMatrix(multiplyMatrix(toPdf, run.matrix), [1, 0, 0, -1, startX, baselineY]);
   const { r, g, b } = parseColor(run.color);
-  const ops: PDFOperator[] = [pushGraphicsState(), concatTransformationMatrix(...m), beginText()];
+  const ops: PDFOperator[] = [pushGraphicsState(), concatTransformationMatrix(...m)];
+  // A mirrored run (flipX or flipY) has its glyphs going backwards or upside down on the page, and text extraction
+  // reads a horizontal mirror right to left ("EM TNIRP"): the run carries its text as ActualText (ISO 32000-1
+  // §14.9.4), which extractors (poppler's pdftotext among them) read instead of the glyphs.
+  const [ra, rb, rc, rd] = run.matrix;
+  const mirrored = ra * rd - rb * rc < 0;
+  if (mirrored) {
+    const actual = PDFHexString.fromText(pieces.map((p) => p.text).join('')).toString();
+    // The property list written inline (pdf-lib's operator arguments take no dictionary object).
+    ops.push(
+      PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), `<< /ActualText ${actual} >>`]),
+    );
+  }
+  ops.push(beginText());
   if (run.stroke) {
     ops.push(
       setTextRenderingMode(TextRenderingMode.Outline),
@@ -197,7 +210,9 @@ function runOperators(
     ops.push(setFontAndSize(fontKey(p.font), run.size), setTextMatrix(1, 0, p.skew, 1, x, 0), shown[i]!.op);
     x += shown[i]!.width;
   });
-  ops.push(endText(), popGraphicsState());
+  ops.push(endText());
+  if (mirrored) ops.push(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+  ops.push(popGraphicsState());
   return ops;
 }
 

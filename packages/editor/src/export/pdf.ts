@@ -1,13 +1,31 @@
 // A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
 // page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
 // viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
-import { PDFDocument, PDFName, ReadingDirection, degrees, drawImage, rgb, type PDFFont, type PDFRef } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFName,
+  ReadingDirection,
+  concatTransformationMatrix,
+  degrees,
+  drawImage,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingGrayscaleColor,
+  setGraphicsState,
+  type PDFFont,
+  type PDFOperator,
+  type PDFRef,
+} from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
 import { drawTextRuns, type PdfTextRun } from './pdf-text.ts';
 import { tagSubsetFonts } from './subset-tag.ts';
 import { PdfStreamSerializer, type PdfSink } from './pdf-stream.ts';
 import type { ReadingOrder } from '@koma/domain';
 import type { Raster } from './raster.ts';
+import type { ScreenOptions } from './halftone.ts';
+import { watermarkStencils } from './pdf-watermark.ts';
 
 /** Points per inch in PDF user space. */
 const PT_PER_INCH = 72;
@@ -39,6 +57,10 @@ export interface PdfOptions {
   cropMarks?: boolean;
   /** Font files (WOFF, TTF or OTF) by the name text segments use; each is embedded as a subset when first used. */
   fonts?: ReadonlyMap<string, Uint8Array>;
+  /** The free tier's watermark, drawn over everything on each page (pdf-watermark.ts). */
+  watermark?: boolean;
+  /** The one-ink screen a screentone page is printed with: the watermark then lies on its dots, in black and white. */
+  screen?: ScreenOptions;
 }
 
 /** The boxes of one page in points, origin bottom-left as PDF has it. */
@@ -76,6 +98,8 @@ export interface PdfRasterPage {
  */
 export class ChapterPdfWriter {
   private readonly embedded = new Map<string, PDFFont>();
+  /** The watermark's stencils by page size, written once and shared by every page of that size. */
+  private readonly stencils = new Map<string, { ref: PDFRef; grey: number; state: PDFRef | null }[]>();
   private readonly out: PdfStreamSerializer;
 
   private constructor(
@@ -135,7 +159,45 @@ export class ChapterPdfWriter {
       const k = PT_PER_INCH / dpi;
       drawTextRuns(page, source.texts, [k, 0, 0, -k, boxes.bleed.x, boxes.bleed.y + boxes.bleed.height], this.embedded);
     }
+    // Last of what the page shows, so that nothing (vector lettering included) lies over the mark.
+    if (options.watermark) page.pushOperators(...this.watermarkOperators(page, width, height, boxes.bleed));
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
+  }
+
+  /** The watermark over a `width`×`height` px page image placed in `box` (points). */
+  private watermarkOperators(page: Page, width: number, height: number, box: PageBoxes['bleed']): PDFOperator[] {
+    const { context } = this.pdf;
+    const key = `${width}x${height}`;
+    let stencils = this.stencils.get(key);
+    if (!stencils) {
+      stencils = watermarkStencils(width, height, this.options.screen).map((s) => {
+        const ref = context.register(
+          context.flateStream(s.bits, {
+            Type: 'XObject',
+            Subtype: 'Image',
+            Width: s.width,
+            Height: s.height,
+            ImageMask: true,
+            BitsPerComponent: 1,
+            // A set bit paints (the default decode paints the clear ones).
+            Decode: [1, 0],
+          }),
+        );
+        this.out.writeNow(ref);
+        const state = s.opacity < 1 ? context.register(context.obj({ Type: 'ExtGState', ca: s.opacity })) : null;
+        if (state) this.out.writeNow(state);
+        return { ref, grey: s.grey, state };
+      });
+      this.stencils.set(key, stencils);
+    }
+    return stencils.flatMap(({ ref, grey, state }) => [
+      pushGraphicsState(),
+      ...(state ? [setGraphicsState(page.node.newExtGState('GS', state))] : []),
+      setFillingGrayscaleColor(grey),
+      concatTransformationMatrix(box.width, 0, 0, box.height, box.x, box.y),
+      drawObject(page.node.newXObject('Wm', ref)),
+      popGraphicsState(),
+    ]);
   }
 
   /** Writes what is left (pages, fonts subset to the glyphs used, the cross-reference table): the file is whole. */

@@ -24,7 +24,8 @@ const GLYPHS: Record<string, readonly string[]> = {
 const ANGLE = (-30 * Math.PI) / 180;
 /** How far a marked pixel is pulled towards mid grey: seen on white paper and on black ink alike. */
 export const WATERMARK_STRENGTH = 0.3;
-const GREY = 128;
+/** The grey a marked pixel is pulled towards. */
+export const GREY_OF_WATERMARK = 128;
 
 /** Whether an export for this plan carries the watermark. */
 export function needsWatermark(plan: Plan): boolean {
@@ -73,7 +74,7 @@ export function watermarkMask(width: number, height: number): Uint8Array {
 export function markRaster(raster: Raster, left: number, top: number, pageWidth: number, pageHeight: number): void {
   const mask = watermarkMask(pageWidth, pageHeight);
   const keep = 1 - WATERMARK_STRENGTH;
-  const add = GREY * WATERMARK_STRENGTH;
+  const add = GREY_OF_WATERMARK * WATERMARK_STRENGTH;
   const x0 = Math.max(0, -left);
   const x1 = Math.min(raster.width, pageWidth - left);
   const y0 = Math.max(0, -top);

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChapterPdfWriter, buildChapterPdf, pageBoxes, type PdfPage, type Raster } from '../../src/index.ts';
+import {
+  ChapterPdfWriter,
+  buildChapterPdf,
+  pageBoxes,
+  watermarkMask,
+  type PdfPage,
+  type Raster,
+} from '../../src/index.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'koma-pdf-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -243,5 +250,107 @@ describe('chapter PDF lettering as vector text', () => {
       for (const side of ['left', 'top', 'right', 'bottom'] as const)
         expect(Math.abs(a[side] - b[side]), side).toBeLessThanOrEqual(3);
     }
+  });
+});
+
+describe('chapter PDF watermark and mirrored lettering', () => {
+  const fonts = new Map([
+    [
+      'latin',
+      new Uint8Array(readFileSync('node_modules/@fontsource/comic-neue/files/comic-neue-latin-400-normal.woff')),
+    ],
+  ]);
+  const white = (width: number, height: number): Raster => ({
+    width,
+    height,
+    data: new Uint8ClampedArray(width * height * 4).fill(255),
+  });
+  const line = (matrix: [number, number, number, number, number, number]) => ({
+    segments: [{ text: 'PRINT ME', font: 'latin' }],
+    matrix,
+    size: 120,
+    color: '#000000',
+    align: 'left' as const,
+    baseline: 'top' as const,
+  });
+
+  async function render(name: string, pages: Parameters<typeof buildChapterPdf>[0], options: object) {
+    const file = path.join(tmp, `${name}.pdf`);
+    const bytes = await buildChapterPdf(pages, {
+      title: 'T',
+      readingOrder: 'LEFT_TO_RIGHT',
+      dpi: 72,
+      fonts,
+      ...options,
+    });
+    writeFileSync(file, bytes);
+    execFileSync('pdftoppm', ['-r', '72', '-singlefile', file, path.join(tmp, name)]);
+    return { file, image: readPpm(readFileSync(path.join(tmp, `${name}.ppm`))) };
+  }
+
+  it('draws the free-plan watermark over the vector lettering, not under it', async () => {
+    const page = () => ({ pixels: white(700, 980), texts: [line([1, 0, 0, 1, 40, 300])] });
+    const plain = await render('wm-off', [page()], {});
+    const marked = await render('wm-on', [page()], { watermark: true });
+    const mask = watermarkMask(700, 980);
+    const under: number[] = [];
+    const paper: number[] = [];
+    for (let i = 0; i < 700 * 980; i++) {
+      if (mask[i] !== 1) continue;
+      const ink = plain.image.data[i * 3]!;
+      if (ink === 0) under.push(marked.image.data[i * 3]!);
+      else if (ink === 255) paper.push(marked.image.data[i * 3]!);
+    }
+    expect(under.length).toBeGreaterThan(200);
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+    // Black glyphs under the mark are pulled towards grey as the PNG's pixels are (0·0.7 + 128·0.3 ≈ 38), white paper
+    // likewise (255·0.7 + 38 ≈ 217): the mark is over the text. Under the text it would leave the glyphs black.
+    expect(Math.abs(median(under) - 38)).toBeLessThanOrEqual(3);
+    expect(Math.abs(median(paper) - 217)).toBeLessThanOrEqual(3);
+    // One stencil for the whole chapter, whatever its page count.
+    const two = await buildChapterPdf([page(), page()], { title: 'T', readingOrder: 'LEFT_TO_RIGHT', watermark: true });
+    writeFileSync(path.join(tmp, 'wm-two.pdf'), two);
+    const listed = execFileSync('pdfimages', ['-list', path.join(tmp, 'wm-two.pdf')], { encoding: 'utf8' });
+    expect(listed.split('\n').filter((l) => /\bstencil\b/.test(l))).toHaveLength(2);
+    expect(
+      Buffer.from(two)
+        .toString('latin1')
+        .match(/\/ImageMask true/g),
+    ).toHaveLength(1);
+  });
+
+  it('keeps a screentone page pure black and white, the mark on the screen’s dots', async () => {
+    const { image } = await render('wm-screen', [{ pixels: white(700, 980), grey: true }], {
+      watermark: true,
+      screen: { lpi: 60, angle: 45, dpi: 72 * 4 },
+    });
+    const mask = watermarkMask(700, 980);
+    let grey = 0;
+    let ink = 0;
+    let marked = 0;
+    for (let i = 0; i < 700 * 980; i++) {
+      const v = image.data[i * 3]!;
+      if (v > 10 && v < 245) grey++;
+      if (mask[i] === 1) {
+        marked++;
+        if (v < 128) ink++;
+      }
+    }
+    expect(grey / (700 * 980)).toBeLessThan(0.005);
+    // A mark on paper is grey 217 as dots: 15 % of its pixels in ink.
+    expect(Math.abs(ink / marked - (1 - 217 / 255))).toBeLessThan(0.05);
+  });
+
+  it('lets text extraction read flipped lettering forwards', async () => {
+    const { file } = await render('flipped', [{ pixels: white(700, 980), texts: [line([-1, 0, 0, 1, 660, 300])] }], {});
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    expect(text).toContain('PRINT ME');
+    expect(text).not.toContain('EM TNIRP');
+    const upsideDown = await render(
+      'flipped-y',
+      [{ pixels: white(700, 980), texts: [line([1, 0, 0, -1, 40, 600])] }],
+      {},
+    );
+    expect(execFileSync('pdftotext', [upsideDown.file, '-'], { encoding: 'utf8' })).toContain('PRINT ME');
   });
 });

@@ -368,37 +368,52 @@ export function downscale(r: Raster, longest: number): Raster {
   const w = Math.max(1, Math.round(r.width * scale));
   const h = Math.max(1, Math.round(r.height * scale));
   const out = createRaster(w, h);
+  // Sample a 3x3 grid of each output pixel's source box: enough for a 160 px preview and cheap on a full page. The
+  // grid's columns (byte offsets in a row) and rows (byte offsets of the row) are worked out once, not per pixel.
+  const cols = gridOffsets(r.width, w, 4);
+  const rows = gridOffsets(r.height, h, r.width * 4);
+  const d = r.data;
+  const o = out.data;
   for (let y = 0; y < h; y++) {
-    const sy0 = Math.floor((y * r.height) / h);
-    const sy1 = Math.max(sy0 + 1, Math.floor(((y + 1) * r.height) / h));
     for (let x = 0; x < w; x++) {
-      const sx0 = Math.floor((x * r.width) / w);
-      const sx1 = Math.max(sx0 + 1, Math.floor(((x + 1) * r.width) / w));
       let rr = 0;
       let gg = 0;
       let bb = 0;
       let aa = 0;
-      // Sample a 3x3 grid of the source box: enough for a 160 px preview and cheap on a full page.
       for (let j = 0; j < 3; j++) {
-        const sy = Math.min(r.height - 1, sy0 + Math.floor(((sy1 - sy0) * (j + 0.5)) / 3));
+        const row = rows[y * 3 + j]!;
         for (let i = 0; i < 3; i++) {
-          const sx = Math.min(r.width - 1, sx0 + Math.floor(((sx1 - sx0) * (i + 0.5)) / 3));
-          const si = (sy * r.width + sx) * 4;
-          const a = r.data[si + 3]!;
-          rr += r.data[si]! * a;
-          gg += r.data[si + 1]! * a;
-          bb += r.data[si + 2]! * a;
+          const si = row + cols[x * 3 + i]!;
+          const a = d[si + 3]!;
+          rr += d[si]! * a;
+          gg += d[si + 1]! * a;
+          bb += d[si + 2]! * a;
           aa += a;
         }
       }
-      const o = (y * w + x) * 4;
+      const oi = (y * w + x) * 4;
       if (aa > 0) {
-        out.data[o] = rr / aa;
-        out.data[o + 1] = gg / aa;
-        out.data[o + 2] = bb / aa;
+        o[oi] = rr / aa;
+        o[oi + 1] = gg / aa;
+        o[oi + 2] = bb / aa;
       }
-      out.data[o + 3] = aa / 9;
+      o[oi + 3] = aa / 9;
     }
+  }
+  return out;
+}
+
+/**
+ * For each of `count` output cells along a side of `size` source pixels, the three sample positions (the centres of
+ * the thirds of its source span), times `stride`.
+ */
+function gridOffsets(size: number, count: number, stride: number): Int32Array {
+  const out = new Int32Array(count * 3);
+  for (let c = 0; c < count; c++) {
+    const s0 = Math.floor((c * size) / count);
+    const s1 = Math.max(s0 + 1, Math.floor(((c + 1) * size) / count));
+    for (let k = 0; k < 3; k++)
+      out[c * 3 + k] = Math.min(size - 1, s0 + Math.floor(((s1 - s0) * (k + 0.5)) / 3)) * stride;
   }
   return out;
 }

@@ -177,6 +177,21 @@ describe('page setups', () => {
     expect(words).toContain('PRINT ME');
     // One glyph per line of the column, in reading order.
     expect(words.replace(/\s+/g, '')).toContain('こんにちは世界');
+    // The 400×300 picture stretched over the page is embedded at its own 400×300, not upsampled into the page image;
+    // under it the page image, over it what lies above (the bubbles' backgrounds) with its soft mask, and the
+    // watermark's stencil over everything on the free plan.
+    const images = execFileSync('pdfimages', ['-list', pdf.file], { encoding: 'utf8' })
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim())
+      .map((l) => l.trim().split(/\s+/));
+    expect(images.map((r) => [r[2], r[3], r[4]])).toEqual([
+      ['image', '2590', '3623'],
+      ['image', '400', '300'],
+      ['image', expect.any(String), expect.any(String)],
+      ['smask', expect.any(String), expect.any(String)],
+      ['stencil', '2590', '3623'],
+    ]);
     const info = execFileSync('pdfinfo', ['-box', pdf.file], { encoding: 'utf8' });
     expect(info).toMatch(/Page size:\s+532\.8\d* x 745\.3\d* pts/);
     expect(info).toMatch(/TrimBox:\s+8\.43\s+8\.43\s+524\.3\d\s+736\.8\d/);

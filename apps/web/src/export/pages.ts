@@ -11,8 +11,10 @@ import {
   type LowResolutionImage,
   type PagePlan,
   type Plan,
+  type PlanRaster,
   type Raster,
 } from '@koma/editor';
+import type { Size } from '@koma/domain';
 import { sharedImageStore, type ImageStore } from '../canvas/images.ts';
 import { measurerFor } from '../canvas/text-measure.ts';
 import type { EditorSession } from '../editor/session.ts';
@@ -80,6 +82,7 @@ export async function rasterizeAll(
   plans: PagePlan[],
   images: ImageStore,
   onProgress: ProgressFn,
+  upright?: (plan: PagePlan) => ReadonlyMap<string, Size>,
 ): Promise<PageJob[]> {
   const doc = session.editor.doc;
   const wanted = planImageIds(doc, plans);
@@ -96,10 +99,24 @@ export async function rasterizeAll(
     );
     const jobs: PageJob[] = [];
     for (const [i, plan] of plans.entries()) {
-      const rasters = await rasterizePlan(doc, plan, images, session.ui.state, (done, total) =>
-        onProgress({ stage: exportText('stage.drawingPage', { page: i + 1, pages: plans.length }), done, total }),
+      // Chosen once the page's pictures are loaded: by their pixel sizes.
+      const sizes = upright?.(plan) ?? new Map<string, Size>();
+      const rasters = await rasterizePlan(
+        doc,
+        plan,
+        images,
+        session.ui.state,
+        (done, total) =>
+          onProgress({ stage: exportText('stage.drawingPage', { page: i + 1, pages: plans.length }), done, total }),
+        sizes,
       );
-      jobs.push({ plan, rasters: [...rasters], fileName: safeFileName(plan.name) });
+      const all = [...rasters];
+      jobs.push({
+        plan,
+        rasters: all.filter(([key]) => !sizes.has(key)),
+        ...(sizes.size > 0 ? { sources: all.filter(([key]) => sizes.has(key)) } : {}),
+        fileName: safeFileName(plan.name),
+      });
     }
     return jobs;
   } finally {
@@ -110,7 +127,19 @@ export async function rasterizeAll(
 /** The owner name of an export's pins in the shared image store. */
 const EXPORT_PIN = 'export';
 
-export const pixelsOf = (jobs: readonly PageJob[]): Raster[] => jobs.flatMap((j) => j.rasters.map(([, r]) => r));
+export const pixelsOf = (jobs: readonly PageJob[]): Raster[] =>
+  jobs.flatMap((j) => [...j.rasters, ...(j.sources ?? [])].map(([, r]) => r));
+
+/** The loaded pixel size of a plan's picture (its current variation), or null when it is not loaded. */
+export function sourceSizeOf(session: EditorSession, images: ImageStore): (node: PlanRaster) => Size | null {
+  return (node) => {
+    const layer = node.layerId === null ? undefined : session.editor.doc.layers[node.layerId];
+    if (!layer) return null;
+    const [id] = kindOf(layer).imageIds(layer);
+    const image = id ? images.get(id) : null;
+    return image ? { width: image.width, height: image.height } : null;
+  };
+}
 
 /**
  * How each picture of a page prints: its loaded source pixels against its box in export pixels at the setup's dpi

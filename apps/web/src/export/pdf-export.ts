@@ -7,6 +7,7 @@ import {
   comicPrintGeometry,
   lowResolutionImages,
   needsWatermark,
+  pdfImageSizes,
   safeFileName,
   type LowResolutionImage,
   type Plan,
@@ -15,7 +16,7 @@ import { sharedImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { downloadBlob } from './download.ts';
 import { exportText } from './i18n.ts';
-import { onPageProgress, pagePlans, pixelsOf, placedResolutions, rasterizeAll } from './pages.ts';
+import { onPageProgress, pagePlans, pixelsOf, placedResolutions, rasterizeAll, sourceSizeOf } from './pages.ts';
 import { transfers, type WorkerReply } from './protocol.ts';
 import type { PageTone } from './tone-pages.ts';
 import { ExportWorker, type ProgressFn } from './worker-client.ts';
@@ -62,7 +63,10 @@ export async function exportPdf(
       const lettering = text.pageTextRuns(doc, fullPlan, options.tone.kind);
       const pagePlan = text.withoutGlyphs(fullPlan, lettering.layerIds);
       const onPage = onPageProgress(onProgress, i, plans.length);
-      const [job] = await rasterizeAll(session, [pagePlan], images, onPage);
+      // Pictures shown larger than their pixels go into the PDF at their own resolution, not upsampled in the page.
+      const [job] = await rasterizeAll(session, [pagePlan], images, onPage, (p) =>
+        pdfImageSizes(p, sourceSizeOf(session, images), options.tone.kind),
+      );
       placed.push(...placedResolutions(session, pagePlan, i + 1, images));
       // One page in the worker while the next is drawn: the worker must be done with it before it gets another.
       if (writing) await writing;

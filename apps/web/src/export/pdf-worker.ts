@@ -2,7 +2,7 @@
 // The export worker's side of a streamed PDF (pdf-export.ts is the main thread's): pages arrive one at a time, are
 // composed, toned and written, and the file's bytes go into blobs as they are final. Large blobs live in the
 // browser's blob store (which spills to disk), so neither the worker nor the page ever holds the whole file.
-import { ChapterPdfWriter, ExportError, PRINT_DPI, buildPsd, type PdfTextRun } from '@koma/editor';
+import { ChapterPdfWriter, ExportError, PRINT_DPI, PixelPool, composePdfPage, type PdfTextRun } from '@koma/editor';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { toneRaster, type PageTone } from './tone-pages.ts';
 
@@ -37,7 +37,15 @@ class BlobSink {
 }
 
 /** The PDF being written (one per worker: the main thread keeps a worker for the whole export). */
-let pdf: { writer: ChapterPdfWriter; sink: BlobSink; tone: PageTone; fileName: string; pages: number } | null = null;
+let pdf: {
+  writer: ChapterPdfWriter;
+  sink: BlobSink;
+  tone: PageTone;
+  fileName: string;
+  pages: number;
+  /** The page rasters' buffers, taken again by the next page once a page is written. */
+  pool: PixelPool;
+} | null = null;
 /** Font files the lettering uses, by URL, each fetched once (same origin: they ship with the app). */
 const fonts = new Map<string, Uint8Array>();
 
@@ -60,7 +68,7 @@ export async function handlePdf(request: PdfRequest, reply: (message: WorkerRepl
       { ...request.options, fonts, ...(screen ? { screen } : {}) },
       sink.write,
     );
-    pdf = { writer, sink, tone: request.tone, fileName: request.fileName, pages: 0 };
+    pdf = { writer, sink, tone: request.tone, fileName: request.fileName, pages: 0, pool: new PixelPool() };
     reply({ type: 'ready' });
     return;
   }
@@ -69,13 +77,22 @@ export async function handlePdf(request: PdfRequest, reply: (message: WorkerRepl
     const page = ++pdf.pages;
     reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
     // No watermark in the pixels: the writer draws it over the whole page, lettering included.
-    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: 'subscriber', thumbnail: false });
+    const { page: job } = request;
+    const composed = composePdfPage(job.plan, new Map(job.rasters), new Map(job.sources ?? []), pdf.pool);
     if (pdf.tone.kind !== 'colour') {
       reply({ type: 'progress', done: 1, total: 2, stage: { key: 'toning', file: String(page) } });
     }
-    const pixels = toneRaster(built.composite, pdf.tone);
+    // Greys are taken by the writer (each pixel's luminance, pictures and rasters alike); a screentone page is one
+    // raster (pdfImageSizes leaves every picture in it), screened here.
+    const pixels = pdf.tone.kind === 'screentone' ? toneRaster(composed.pixels, pdf.tone) : composed.pixels;
     await fetchFonts(request.texts);
-    await pdf.writer.addPage({ pixels, grey: pdf.tone.kind !== 'colour', texts: request.texts });
+    await pdf.writer.addPage({
+      pixels,
+      layers: composed.layers,
+      grey: pdf.tone.kind !== 'colour',
+      texts: request.texts,
+    });
+    pdf.pool.reclaim();
     reply({ type: 'ready' });
     return;
   }

@@ -16,6 +16,8 @@ import type { PageTone } from './tone-pages.ts';
 export interface PageJob {
   plan: PagePlan;
   rasters: [string, Raster][];
+  /** Pictures drawn at their own resolution, upright, by plan key (a PDF's, pdfImageSizes). */
+  sources?: [string, Raster][];
   fileName: string;
 }
 

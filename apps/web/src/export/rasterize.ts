@@ -1,5 +1,14 @@
 import Konva from 'konva';
-import { ExportError, rastersToDraw, type DocState, type PagePlan, type Raster, type UiState } from '@koma/editor';
+import {
+  ExportError,
+  kindOf,
+  rastersToDraw,
+  type DocState,
+  type PagePlan,
+  type Raster,
+  type UiState,
+} from '@koma/editor';
+import type { Size } from '@koma/domain';
 import type { ImageStore } from '../canvas/images.ts';
 import type { RenderContext } from '../canvas/adapters/types.ts';
 import { adapterOf } from '../canvas/adapters/registry.ts';
@@ -9,6 +18,8 @@ import { exportText } from './i18n.ts';
 /**
  * Draws each raster a plan asks for with the canvas adapters on an offscreen Konva stage, at the plan's scale, and
  * reads its pixels back. Text is drawn twice: its glyphs alone (the text layer) and its background alone (the bubble).
+ * A picture in `upright` is drawn instead as its own pixels, upright, at the size given there (the PDF embeds it so,
+ * pdfImageSizes).
  */
 export async function rasterizePlan(
   doc: DocState,
@@ -16,6 +27,7 @@ export async function rasterizePlan(
   images: ImageStore,
   ui: UiState,
   onRaster?: (done: number, total: number) => void,
+  upright: ReadonlyMap<string, Size> = new Map(),
 ): Promise<Map<string, Raster>> {
   const nodes = rastersToDraw(plan);
   const out = new Map<string, Raster>();
@@ -32,6 +44,12 @@ export async function rasterizePlan(
   try {
     for (const [index, node] of nodes.entries()) {
       const layer = node.layerId ? doc.layers[node.layerId] : undefined;
+      const size = upright.get(node.key);
+      if (layer && size) {
+        out.set(node.key, uprightPixels(layer, images, size));
+        onRaster?.(index + 1, nodes.length);
+        continue;
+      }
       const { width, height } = node.rect;
       if (!layer || width === 0 || height === 0) {
         out.set(node.key, { width, height, data: new Uint8ClampedArray(width * height * 4) });
@@ -71,4 +89,22 @@ export async function rasterizePlan(
     stage.destroy();
   }
   return out;
+}
+
+/** A picture's current variation as its own pixels, scaled to `size` (a copy when that is its size). */
+function uprightPixels(layer: DocState['layers'][string], images: ImageStore, size: Size): Raster {
+  const [id] = kindOf(layer).imageIds(layer);
+  const image = id ? images.get(id) : null;
+  if (!image) throw new ExportError(exportText('error.noPixelsBack'));
+  const canvas = document.createElement('canvas');
+  canvas.width = size.width;
+  canvas.height = size.height;
+  const context = canvas.getContext('2d');
+  if (!context) throw new ExportError(exportText('error.noPixelsBack'));
+  // A picture larger than its box on the page is scaled down to the page's resolution: averaged, not point-sampled.
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(image, 0, 0, size.width, size.height);
+  const pixels = context.getImageData(0, 0, size.width, size.height);
+  canvas.width = canvas.height = 0;
+  return { width: size.width, height: size.height, data: pixels.data };
 }

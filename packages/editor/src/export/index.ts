@@ -15,6 +15,7 @@ export * from './cbz.ts';
 export * from './webtoon.ts';
 export * from './pdf.ts';
 export * from './pdf-watermark.ts';
+export * from './pdf-layers.ts';
 export * from './pdf-stream.ts';
 export * from './halftone.ts';
 export * from './resolution.ts';

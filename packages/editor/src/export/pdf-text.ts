@@ -142,7 +142,7 @@ function metricsOf(font: PDFFont): Metrics {
   return { ascent: ascent / f.unitsPerEm, descent: descent / f.unitsPerEm };
 }
 
-const BLEND_NAMES: Record<BlendMode, string> = {
+export const BLEND_NAMES: Record<BlendMode, string> = {
   normal: 'Normal',
   multiply: 'Multiply',
   screen: 'Screen',

@@ -1,16 +1,19 @@
 // A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
 // page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
 // viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
+import type { PDFName } from 'pdf-lib';
 import {
   PDFDocument,
-  PDFName,
   ReadingDirection,
   concatTransformationMatrix,
-  degrees,
-  drawImage,
   drawObject,
   popGraphicsState,
   pushGraphicsState,
+  clip,
+  closePath,
+  endPath,
+  lineTo,
+  moveTo,
   rgb,
   setFillingGrayscaleColor,
   setGraphicsState,
@@ -19,11 +22,12 @@ import {
   type PDFRef,
 } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
-import { drawTextRuns, type PdfTextRun } from './pdf-text.ts';
+import { BLEND_NAMES, drawTextRuns, multiplyMatrix, type PdfMatrix, type PdfTextRun } from './pdf-text.ts';
+import type { PdfLayer } from './pdf-layers.ts';
 import { tagSubsetFonts } from './subset-tag.ts';
 import { PdfStreamSerializer, type PdfSink } from './pdf-stream.ts';
-import type { ReadingOrder } from '@koma/domain';
-import type { Raster } from './raster.ts';
+import type { BlendMode, ReadingOrder } from '@koma/domain';
+import type { Raster, Rect } from './raster.ts';
 import type { ScreenOptions } from './halftone.ts';
 import { watermarkStencils } from './pdf-watermark.ts';
 
@@ -85,8 +89,11 @@ export function pageBoxes(width: number, height: number, dpi: number, bleedPx: n
 
 /** A page as the pixels the exporter composed (RGBA), written into the PDF without a PNG in between. */
 export interface PdfRasterPage {
+  /** The page image (opaque, the page's size). */
   pixels: Raster;
-  /** The pixels are grey (R = G = B): written as one DeviceGray channel instead of three. */
+  /** Drawn over the page image in order (pdf-layers.ts): pictures at their own resolution, rasters between them. */
+  layers?: Iterable<PdfLayer>;
+  /** Written in DeviceGray, one channel (each pixel's Rec. 601 luminance) instead of three. */
   grey?: boolean;
   texts?: PdfTextRun[];
 }
@@ -99,6 +106,7 @@ export interface PdfRasterPage {
 export class ChapterPdfWriter {
   private readonly embedded = new Map<string, PDFFont>();
   /** The watermark's stencils by page size, written once and shared by every page of that size. */
+  private readonly states = new Map<string, PDFRef>();
   private readonly stencils = new Map<string, { ref: PDFRef; grey: number; state: PDFRef | null }[]>();
   private readonly out: PdfStreamSerializer;
 
@@ -135,13 +143,15 @@ export class ChapterPdfWriter {
     page.setBleedBox(boxes.bleed.x, boxes.bleed.y, boxes.bleed.width, boxes.bleed.height);
     page.setTrimBox(boxes.trim.x, boxes.trim.y, boxes.trim.width, boxes.trim.height);
     if ('pixels' in source) {
-      const key = `Page${pdf.getPageCount()}`;
-      const refs = embedRaster(pdf, source.pixels, source.grey ?? false);
-      page.node.setXObject(PDFName.of(key), refs.image);
-      const zero = degrees(0);
-      page.pushOperators(...drawImage(key, { ...boxes.bleed, rotate: zero, xSkew: zero, ySkew: zero }));
-      // The page's image is final: out it goes, compressed pixels and all.
-      for (const ref of [refs.image, refs.mask]) if (ref) this.out.writeNow(ref);
+      const k = PT_PER_INCH / dpi;
+      const toPdf: PdfMatrix = [k, 0, 0, -k, boxes.bleed.x, boxes.bleed.y + boxes.bleed.height];
+      const grey = source.grey ?? false;
+      const full = { x: 0, y: 0, width, height };
+      this.drawRaster(page, toPdf, { kind: 'raster', pixels: source.pixels, crop: full }, grey);
+      for (const layer of source.layers ?? []) {
+        if (layer.kind === 'raster') this.drawRaster(page, toPdf, layer, grey);
+        else this.drawPicture(page, toPdf, layer, grey, full);
+      }
     } else {
       const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
       // pdf-lib decodes a PNG to raw pixels when it is added and keeps them until save(); writing each page's image
@@ -162,6 +172,84 @@ export class ChapterPdfWriter {
     // Last of what the page shows, so that nothing (vector lettering included) lies over the mark.
     if (options.watermark) page.pushOperators(...this.watermarkOperators(page, width, height, boxes.bleed));
     if (options.cropMarks) drawCropMarks(page, boxes.trim);
+  }
+
+  /** A page-aligned raster's `crop`, drawn where it lies on the page; written out at once. */
+  private drawRaster(page: Page, toPdf: PdfMatrix, layer: Extract<PdfLayer, { kind: 'raster' }>, grey: boolean): void {
+    const { crop } = layer;
+    if (crop.width <= 0 || crop.height <= 0) return;
+    const refs = embedRaster(this.pdf, layer.pixels, grey, crop, false);
+    const ops: PDFOperator[] = [pushGraphicsState()];
+    if (layer.blendMode && layer.blendMode !== 'normal')
+      ops.push(setGraphicsState(this.state(page, 1, layer.blendMode)));
+    ops.push(
+      concatTransformationMatrix(...unitSquare(toPdf, [crop.width, 0, 0, crop.height, crop.x, crop.y])),
+      drawObject(page.node.newXObject('Im', refs.image)),
+      popGraphicsState(),
+    );
+    page.pushOperators(...ops);
+    for (const ref of [refs.image, refs.mask]) if (ref) this.out.writeNow(ref);
+  }
+
+  /**
+   * A picture at its own resolution through its placement, inside the page image's area and its panel's outline,
+   * with its opacity and blend mode; written out at once.
+   */
+  private drawPicture(
+    page: Page,
+    toPdf: PdfMatrix,
+    layer: Extract<PdfLayer, { kind: 'image' }>,
+    grey: boolean,
+    area: Rect,
+  ): void {
+    const { pixels } = layer;
+    if (pixels.width <= 0 || pixels.height <= 0) return;
+    // Drawn larger than its pixels: viewers smooth it, as the canvas does, instead of showing square pixels.
+    const refs = embedRaster(this.pdf, pixels, grey, { x: 0, y: 0, width: pixels.width, height: pixels.height }, true);
+    const at = (p: { x: number; y: number }) => ({
+      x: toPdf[0] * p.x + toPdf[2] * p.y + toPdf[4],
+      y: toPdf[1] * p.x + toPdf[3] * p.y + toPdf[5],
+    });
+    const path = (points: readonly { x: number; y: number }[]) => [
+      ...points.map((p, i) => (i === 0 ? moveTo(at(p).x, at(p).y) : lineTo(at(p).x, at(p).y))),
+      closePath(),
+      clip(),
+      endPath(),
+    ];
+    const { x, y, width, height } = area;
+    const ops: PDFOperator[] = [
+      pushGraphicsState(),
+      // The page image's area: a picture reaching past it stays off the crop marks' margin.
+      ...path([
+        { x, y },
+        { x: x + width, y },
+        { x: x + width, y: y + height },
+        { x, y: y + height },
+      ]),
+    ];
+    if (layer.clip && layer.clip.length >= 3) ops.push(...path(layer.clip));
+    if (layer.opacity < 1 || layer.blendMode !== 'normal') {
+      ops.push(setGraphicsState(this.state(page, layer.opacity, layer.blendMode)));
+    }
+    ops.push(
+      concatTransformationMatrix(...unitSquare(toPdf, layer.matrix)),
+      drawObject(page.node.newXObject('Im', refs.image)),
+      popGraphicsState(),
+    );
+    page.pushOperators(...ops);
+    for (const ref of [refs.image, refs.mask]) if (ref) this.out.writeNow(ref);
+  }
+
+  /** An ExtGState of an opacity and a blend mode, one per pair in the file. */
+  private state(page: Page, opacity: number, mode: BlendMode): PDFName {
+    const key = `${opacity}:${mode}`;
+    let ref = this.states.get(key);
+    if (!ref) {
+      const { context } = this.pdf;
+      ref = context.register(context.obj({ Type: 'ExtGState', ca: opacity, CA: opacity, BM: BLEND_NAMES[mode] }));
+      this.states.set(key, ref);
+    }
+    return page.node.newExtGState('GS', ref);
   }
 
   /** The watermark over a `width`×`height` px page image placed in `box` (points). */
@@ -228,30 +316,52 @@ export async function buildChapterPdf(
 }
 
 /**
- * RGBA pixels as a Flate-compressed image XObject (ISO 32000-1 §8.9.5): colour in DeviceRGB (or DeviceGray), and
- * an SMask only when some pixel is not opaque, as pdf-lib does for a PNG, minus decoding one first.
+ * The `crop` of RGBA pixels as a Flate-compressed image XObject (ISO 32000-1 §8.9.5): colour in DeviceRGB, or
+ * DeviceGray as each pixel's Rec. 601 luminance (the greyscale ink), and an SMask only when some pixel is not opaque,
+ * as pdf-lib does for a PNG, minus decoding one first.
  */
-function embedRaster(pdf: PDFDocument, raster: Raster, grey: boolean): { image: PDFRef; mask?: PDFRef } {
-  const { width, height, data } = raster;
+function embedRaster(
+  pdf: PDFDocument,
+  raster: Raster,
+  grey: boolean,
+  crop: Rect,
+  interpolate: boolean,
+): { image: PDFRef; mask?: PDFRef } {
+  const { data } = raster;
+  const { width, height } = crop;
   const count = width * height;
   const channels = grey ? 1 : 3;
   const colour = new Uint8Array(count * channels);
   let opaque = true;
-  for (let i = 0, o = 0; i < count; i++) {
-    const p = i * 4;
-    if (grey) colour[o++] = data[p]!;
-    else {
-      colour[o++] = data[p]!;
-      colour[o++] = data[p + 1]!;
-      colour[o++] = data[p + 2]!;
+  let o = 0;
+  for (let y = 0; y < height; y++) {
+    let p = ((crop.y + y) * raster.width + crop.x) * 4;
+    for (let x = 0; x < width; x++, p += 4) {
+      if (grey) colour[o++] = Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!);
+      else {
+        colour[o++] = data[p]!;
+        colour[o++] = data[p + 1]!;
+        colour[o++] = data[p + 2]!;
+      }
+      if (data[p + 3] !== 255) opaque = false;
     }
-    if (data[p + 3] !== 255) opaque = false;
   }
-  const image = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8 };
+  const image = {
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: width,
+    Height: height,
+    BitsPerComponent: 8,
+    ...(interpolate ? { Interpolate: true } : {}),
+  };
   let smask: PDFRef | undefined;
   if (!opaque) {
     const alpha = new Uint8Array(count);
-    for (let i = 0; i < count; i++) alpha[i] = data[i * 4 + 3]!;
+    let a = 0;
+    for (let y = 0; y < height; y++) {
+      let p = ((crop.y + y) * raster.width + crop.x) * 4 + 3;
+      for (let x = 0; x < width; x++, p += 4) alpha[a++] = data[p]!;
+    }
     smask = pdf.context.register(pdf.context.flateStream(alpha, { ...image, ColorSpace: 'DeviceGray' }));
   }
   const stream = pdf.context.flateStream(colour, {
@@ -260,6 +370,11 @@ function embedRaster(pdf: PDFDocument, raster: Raster, grey: boolean): { image: 
     ...(smask ? { SMask: smask } : {}),
   });
   return { image: pdf.context.register(stream), ...(smask ? { mask: smask } : {}) };
+}
+
+/** The matrix drawing an image (its unit square, y up, first row at the top) as `m` places a y-down unit square. */
+function unitSquare(toPdf: PdfMatrix, m: PdfMatrix): PdfMatrix {
+  return multiplyMatrix(multiplyMatrix(toPdf, m), [1, 0, 0, -1, 0, 1]);
 }
 
 type Page = ReturnType<PDFDocument['addPage']>;

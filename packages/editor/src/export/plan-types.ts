@@ -59,6 +59,11 @@ export interface PlanRaster {
    * picture; the Koma block stores this so that an import takes the pixels back upright and turns the layer instead.
    */
   turn?: PlanTurn;
+  /**
+   * A picture's box on the page: `matrix` maps its own units (0..width, 0..height, turn and flip included) to page
+   * pixels. The PDF draws a picture with fewer pixels than it covers at its own resolution through it (pdf-layers.ts).
+   */
+  placed?: { matrix: [number, number, number, number, number, number]; width: number; height: number };
 }
 
 export interface PlanTurn {

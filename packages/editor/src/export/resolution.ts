@@ -1,7 +1,7 @@
 // Effective resolution of placed pictures in print (issue 23): a picture of W source pixels printed over a box of
-// B export pixels at D dpi prints at D × W / B pixels per inch. The PDF never upsamples beyond the source (the page
-// image is the canvas at the setup's dpi, and a picture shown larger than its pixels simply prints softer), so the
-// export says which pictures fall below what print needs.
+// B export pixels at D dpi prints at D × W / B pixels per inch. The PDF never upsamples beyond the source (a picture
+// shown larger than its pixels is embedded at its own resolution, pdf-layers.ts), so such a picture prints softer
+// than print needs, and the export says which pictures fall below it.
 
 /** What print shops ask of placed pictures. */
 export const MIN_PRINT_DPI = 300;

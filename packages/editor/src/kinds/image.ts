@@ -17,6 +17,7 @@ import { addVideo, removeVideo } from '../commands/video.ts';
 import { isDefaultFilter } from '../export/adjust.ts';
 import { intersect, pixelRect } from '../export/rects.ts';
 import { defineKind } from './kind.ts';
+import { placementOf } from './placement.ts';
 
 /** A canvas point in the image's own pixels (its original size), where its mask strokes live. */
 function toImageSpace(node: LayerNode, p: Point): [number, number] {
@@ -75,11 +76,26 @@ export const imageKind = defineKind({
               box: { x: t.x, y: t.y, width: t.size.width, height: t.size.height },
             }
           : null;
+      const [a, b, c, d, e, f] = placementOf(l).matrix;
+      const origin = ctx.toPage({ x: e, y: f });
+      const placed = {
+        matrix: [a * ctx.scaleX, b * ctx.scaleY, c * ctx.scaleX, d * ctx.scaleY, origin.x, origin.y] as [
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+        ],
+        width: t.size.width,
+        height: t.size.height,
+      };
       return [
         {
           kind: 'raster',
           ...ctx.base(l, clipping),
           key: `${l.id}:image`,
+          placed,
           role: 'image',
           rect: intersect(pixelRect(ctx.boxOf(l)), ctx.canvas),
           ...(adjusted ? { adjust: { params: { ...l.data.filterParams }, box: ctx.boxOf(l) } } : {}),

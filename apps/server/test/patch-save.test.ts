@@ -123,6 +123,10 @@ describe.each(backends)('patch saves on %s', (backendName) => {
     await other.signUp(`other-${backendName}@example.com`);
     const patch = [{ op: 'replace', path: '/lastPage', value: 0 }];
     expect((await other.post(`/api/workspace/${id}/patches`, { revision: base.revision, patch })).statusCode).toBe(404);
+    // This process holds the document decoded; a patch that does not apply to it still tells a stranger nothing.
+    const broken = [{ op: 'remove', path: '/pages/7' }];
+    const refused = await other.post(`/api/workspace/${id}/patches`, { revision: base.revision, patch: broken });
+    expect(refused.statusCode).toBe(404);
     expect((await read(c, id)).revision).toBe(base.revision);
   });
   it('stays right with two API processes on one database: a held head is used only while it is the head', async () => {
@@ -146,6 +150,13 @@ describe.each(backends)('patch saves on %s', (backendName) => {
         patch: [{ op: 'replace', path: '/lastPage', value: 0 }],
       });
       expect(stale.statusCode).toBe(409);
+      // A stale base is a conflict even when the patch would not apply to it either.
+      const staleAndBroken = await c.post(`/api/workspace/${id}/patches`, {
+        revision: 2,
+        patch: [{ op: 'remove', path: '/pages/7' }],
+      });
+      expect(staleAndBroken.statusCode).toBe(409);
+      expect(staleAndBroken.json()).toMatchObject({ error: 'revision_conflict', revision: 3 });
       expect((await change(c, 3, (d) => (d.pages[0]!.rootLayer.name = 'both'))).statusCode).toBe(200);
       // Both processes serve the same revision 4 (one from what it now holds, two rebuilt from the database).
       for (const via of [c, other]) {

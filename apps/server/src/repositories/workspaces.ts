@@ -1,7 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { WorkspacesTable } from '../db/schema.ts';
-import { precompiled, precompiledWrite } from './precompiled.ts';
+import { precompiled } from './precompiled.ts';
 
 /** One page of the user's workspaces, newest first, with the total count. */
 export async function listWorkspaces(db: Database, userId: string, limit: number, offset: number) {
@@ -77,56 +77,86 @@ export async function findMeta(db: Database, userId: string, id: string, lock = 
     .executeTakeFirst();
 }
 
-/** What a save writes on the workspace row besides the revision. */
-export interface RevisionAdvance {
+/** What a save reads back from the workspace row it moved to the next revision. */
+export interface MovedHead {
   revision: number;
-  updated_at: string;
+  type: WorkspacesTable['type'];
   thumbnail_ids: string;
   thumbnail_id: string | null;
   chain_patches: number;
   chain_bytes: number;
 }
 
-const advance = precompiledWrite(
-  (
-    db: Database,
-    revision: number,
-    updatedAt: string,
-    thumbnailIds: string,
-    thumbnailId: string | null,
-    chainPatches: number,
-    chainBytes: number,
-    id: string,
-    from: number,
-  ) =>
+const returned = ['revision', 'type', 'thumbnail_ids', 'thumbnail_id', 'chain_patches', 'chain_bytes'] as const;
+
+const moveHeadFrom = precompiled(
+  (db: Database, updatedAt: string, patches: number, bytes: number, id: string, userId: string, from: number) =>
     db
       .updateTable('workspaces')
-      .set({
-        revision,
+      .set((eb) => ({
+        revision: sql<number>`revision + 1`,
         updated_at: updatedAt,
-        thumbnail_ids: thumbnailIds,
-        thumbnail_id: thumbnailId,
-        chain_patches: chainPatches,
-        chain_bytes: chainBytes,
-      })
+        chain_patches: eb('chain_patches', '+', patches),
+        chain_bytes: eb('chain_bytes', '+', bytes),
+      }))
       .where('id', '=', id)
-      .where('revision', '=', from),
+      .where('user_id', '=', userId)
+      .where('revision', '=', from)
+      .returning(returned),
 );
 
-/** Moves the workspace from revision `from` to the next; false when someone else moved it first. */
-export async function advanceRevision(db: Database, id: string, from: number, set: RevisionAdvance): Promise<boolean> {
-  const changed = await advance(
-    db,
-    set.revision,
-    set.updated_at,
-    set.thumbnail_ids,
-    set.thumbnail_id,
-    set.chain_patches,
-    set.chain_bytes,
-    id,
-    from,
-  );
-  return changed > 0;
+const moveHeadAny = precompiled(
+  (db: Database, updatedAt: string, patches: number, bytes: number, id: string, userId: string) =>
+    db
+      .updateTable('workspaces')
+      .set((eb) => ({
+        revision: sql<number>`revision + 1`,
+        updated_at: updatedAt,
+        chain_patches: eb('chain_patches', '+', patches),
+        chain_bytes: eb('chain_bytes', '+', bytes),
+      }))
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returning(returned),
+);
+
+/**
+ * Moves an owned workspace to its next revision in one statement (which holds the row lock until the transaction
+ * ends, on PostgreSQL as on SQLite), from revision `from` when given, adding one patch of `patchLength` to the
+ * keyframe counters (or nothing, when null); answers the row as it now is. Undefined when the workspace is not
+ * the user's or no longer at `from`.
+ */
+export async function moveHead(
+  db: Database,
+  userId: string,
+  id: string,
+  from: number | undefined,
+  updatedAt: string,
+  patchLength: number | null,
+): Promise<MovedHead | undefined> {
+  const patches = patchLength === null ? 0 : 1;
+  const bytes = patchLength ?? 0;
+  const rows =
+    from === undefined
+      ? await moveHeadAny(db, updatedAt, patches, bytes, id, userId)
+      : await moveHeadFrom(db, updatedAt, patches, bytes, id, userId, from);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    ...row,
+    revision: Number(row.revision),
+    chain_patches: Number(row.chain_patches),
+    chain_bytes: Number(row.chain_bytes),
+  };
+}
+
+/** Corrects what `moveHead` wrote when the save's thumbnails or keyframe counters turned out otherwise. */
+export async function setHeadDetails(
+  db: Database,
+  id: string,
+  set: { thumbnail_ids: string; thumbnail_id: string | null; chain_patches: number; chain_bytes: number },
+): Promise<void> {
+  await db.updateTable('workspaces').set(set).where('id', '=', id).execute();
 }
 
 /** Sets the patches-since-keyframe counters (after retention rewrote the versions they count). */

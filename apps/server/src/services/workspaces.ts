@@ -30,6 +30,14 @@ import { versionSummary, type VersionSummary, type WorkspaceRead, type Workspace
 import { LocalWorkspaceEvents, type WorkspaceEvents } from './workspace-events.ts';
 import { DEFAULT_HISTORY, NO_CHAIN, VersionStore, type HistoryOptions, type SaveOrigin } from './version-store.ts';
 
+/** What a committed save answers: the new revision, the workspace's type and thumbnails, images to delete. */
+interface SavedRevision {
+  revision: number;
+  type: WorkspaceType;
+  map: Record<string, string>;
+  dropped: string[];
+}
+
 /** Workspaces: the rules of saving (validation, revisions, thumbnails, ownership). */
 export class Workspaces {
   private readonly versions: VersionStore;
@@ -171,8 +179,9 @@ export class Workspaces {
       revision: head.revision,
       patch: patchBetween(JSON.parse(head.data.toString('utf8')), JSON.parse(json)),
     };
-    return this.commitSave(userId, meta.type, data, input.thumbnail, (thumbnail) =>
-      this.writeRevision(userId, id, data, input.revision, thumbnail, { tab, device }, json, patch),
+    const thumbnail = input.thumbnail ? { type: meta.type, encoded: input.thumbnail } : null;
+    return this.commitSave(userId, data, thumbnail, (thumbnailId) =>
+      this.writeRevision(userId, id, data, input.revision, thumbnailId, { tab, device }, json, patch),
     );
   }
 
@@ -190,26 +199,41 @@ export class Workspaces {
   ): Promise<{ thumbnailUrls: string[]; revision: number }> {
     const shape = checkPatchShape(input.patch);
     if (shape) throw new HttpError(400, 'invalid_request', `patch${shape.startsWith('[') ? '' : ' '}${shape}`);
-    const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
-    if (!meta) throw notFound('Workspace');
-    if (input.revision !== Number(meta.revision)) throw revisionConflict(Number(meta.revision));
     const patch = input.patch as JsonPatch;
-    const head = this.heads.get(id, input.revision);
+    let thumbnail: { type: WorkspaceType; encoded: string } | null = null;
     let next: PatchedDocument;
-    if (head) next = patchHeldHead(head, patch);
-    else {
-      const base = await this.readRevision(id, meta);
-      next = patchStored(JSON.parse(base.data.toString('utf8')), patch);
+    const held = isId(id) && !input.thumbnail ? this.heads.get(id, input.revision) : undefined;
+    if (held) {
+      // This process holds revision `revision` decoded: no read first, as the transaction checks that the
+      // workspace is the user's and still at that revision. A refused patch answers as if read first: 404 or 409
+      // when those apply, so a stranger learns nothing from it and a stale base is a conflict.
+      try {
+        next = patchHeldHead(held, patch);
+      } catch (err) {
+        await this.head(userId, id, input.revision);
+        throw err;
+      }
+    } else {
+      const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
+      if (!meta) throw notFound('Workspace');
+      if (input.revision !== Number(meta.revision)) throw revisionConflict(Number(meta.revision));
+      if (input.thumbnail) thumbnail = { type: meta.type, encoded: input.thumbnail };
+      const head = this.heads.get(id, input.revision);
+      if (head) next = patchHeldHead(head, patch);
+      else {
+        const base = await this.readRevision(id, meta);
+        next = patchStored(JSON.parse(base.data.toString('utf8')), patch);
+      }
     }
     const data = next.data;
-    // writeRevision checks again under the lock that `revision` is still the head.
-    return this.commitSave(userId, meta.type, data, input.thumbnail, (thumbnail) =>
+    // writeRevision checks under the row lock that `revision` is the head.
+    return this.commitSave(userId, data, thumbnail, (thumbnailId) =>
       this.writeRevision(
         userId,
         id,
         data,
         input.revision,
-        thumbnail,
+        thumbnailId,
         { tab, device },
         next.json,
         { revision: input.revision, patch: next.stored },
@@ -225,27 +249,28 @@ export class Workspaces {
    */
   private async commitSave(
     userId: string,
-    type: WorkspaceType,
     data: WorkspaceData,
-    thumbnail: string | undefined,
-    write: (thumbnail: string | null) => Promise<{ revision: number; map: Record<string, string>; dropped: string[] }>,
+    thumbnail: { type: WorkspaceType; encoded: string } | null,
+    write: (thumbnailId: string | null) => Promise<SavedRevision>,
   ): Promise<{ thumbnailUrls: string[]; revision: number }> {
-    const newThumbnail = thumbnail ? await this.storeThumbnail(userId, type, thumbnail) : null;
+    const newThumbnail = thumbnail ? await this.storeThumbnail(userId, thumbnail.type, thumbnail.encoded) : null;
     try {
       const result = await write(newThumbnail);
       await this.deleteImages(userId, result.dropped);
-      return { thumbnailUrls: thumbnailUrls(type, data, result.map), revision: result.revision };
+      return { thumbnailUrls: thumbnailUrls(result.type, data, result.map), revision: result.revision };
     } catch (err) {
       if (newThumbnail) await this.images.deleteImage(userId, newThumbnail);
       throw err;
     }
   }
 
-  /** The head revision of an owned workspace; 404 when not the user's. */
-  async head(userId: string, id: string): Promise<number> {
+  /** The head revision of an owned workspace; 404 when not the user's, 409 when not `expected` (if given). */
+  async head(userId: string, id: string, expected?: number): Promise<number> {
     const meta = isId(id) ? await repo.findMeta(this.db, userId, id) : undefined;
     if (!meta) throw notFound('Workspace');
-    return Number(meta.revision);
+    const revision = Number(meta.revision);
+    if (expected !== undefined && expected !== revision) throw revisionConflict(revision);
+    return revision;
   }
 
   /** Renames; 404 when not the user's. */
@@ -415,47 +440,62 @@ export class Workspaces {
     fromHead: { revision: number; patch: string } | null,
     /** What is known of the document's objects, when it was made from a decoded head. */
     known?: KnownObjects,
-  ): Promise<{ revision: number; map: Record<string, string>; dropped: string[] }> {
-    const result = await this.db.transaction().execute(async (trx) => {
-      // Re-read under the lock: the check before the thumbnail work may be stale by now.
-      const meta = await repo.findMeta(trx, userId, id, this.dialect === 'postgres');
-      if (!meta) throw notFound('Workspace');
-      const current = Number(meta.revision);
-      if (expected !== undefined && expected !== current) throw revisionConflict(current);
-      const map = JSON.parse(meta.thumbnail_ids) as Record<string, string>;
+  ): Promise<SavedRevision> {
+    const result = await this.db.transaction().execute(async (trx): Promise<SavedRevision> => {
+      const nowIso = this.now().toISOString();
+      // One statement checks owner and base revision, moves the head and reads what the rest needs, holding the
+      // row until the commit. It counts the patch into the keyframe counters; the rare save that stores a keyframe
+      // or changes thumbnails corrects the row below.
+      const likely = fromHead && (expected === undefined || fromHead.revision === expected) ? fromHead.patch : null;
+      const head = await repo.moveHead(trx, userId, id, expected, nowIso, likely === null ? null : likely.length);
+      if (!head) {
+        const meta = await repo.findMeta(trx, userId, id);
+        if (!meta) throw notFound('Workspace');
+        throw revisionConflict(Number(meta.revision));
+      }
+      const revision = head.revision;
+      const current = revision - 1;
+      const map = JSON.parse(head.thumbnail_ids) as Record<string, string>;
       const dropped: string[] = [];
-      let thumbnailId = meta.thumbnail_id;
+      let thumbnailId = head.thumbnail_id;
       if (newThumbnail) {
-        const key = thumbnailKey(meta.type, data);
+        const key = thumbnailKey(head.type, data);
         const previous = map[key];
         if (previous) dropped.push(previous);
         map[key] = newThumbnail;
         thumbnailId = newThumbnail;
       }
-      const pruned = pruneThumbnails(meta.type, data, map);
+      const pruned = pruneThumbnails(head.type, data, map);
       dropped.push(...pruned.dropped);
       if (thumbnailId && !Object.values(pruned.kept).includes(thumbnailId)) {
         thumbnailId = Object.values(pruned.kept)[0] ?? null;
       }
-      const revision = current + 1;
-      const nowIso = this.now().toISOString();
       // A save without a base revision may land on a head saved meanwhile: then the patch is not from it.
       const patch = fromHead?.revision === current ? fromHead.patch : null;
-      const since = { patches: Number(meta.chain_patches), patchBytes: Number(meta.chain_bytes) };
+      const counted = likely === null ? 0 : 1;
+      const since = {
+        patches: head.chain_patches - counted,
+        patchBytes: head.chain_bytes - (likely === null ? 0 : likely.length),
+      };
       const version = this.versions.next(since, json, patch);
-      const updated = await repo.advanceRevision(trx, id, current, {
-        revision,
-        updated_at: nowIso,
-        thumbnail_ids: JSON.stringify(pruned.kept),
-        thumbnail_id: thumbnailId,
-        chain_patches: version.chain.patches,
-        chain_bytes: version.chain.patchBytes,
-      });
-      if (!updated) throw revisionConflict(current + 1);
+      const thumbnailIds = JSON.stringify(pruned.kept);
+      if (
+        version.chain.patches !== head.chain_patches ||
+        version.chain.patchBytes !== head.chain_bytes ||
+        thumbnailIds !== head.thumbnail_ids ||
+        thumbnailId !== head.thumbnail_id
+      ) {
+        await repo.setHeadDetails(trx, id, {
+          thumbnail_ids: thumbnailIds,
+          thumbnail_id: thumbnailId,
+          chain_patches: version.chain.patches,
+          chain_bytes: version.chain.patchBytes,
+        });
+      }
       await this.versions.append(trx, id, revision, version, { savedAt: nowIso, origin, thumbnailId });
       // A replaced thumbnail stays while an older version still shows it.
       const named = dropped.length > 0 ? await versionsRepo.thumbnailsInUse(trx, id) : new Set<string>();
-      return { revision, map: pruned.kept, dropped: dropped.filter((t) => !named.has(t)) };
+      return { revision, type: head.type, map: pruned.kept, dropped: dropped.filter((t) => !named.has(t)) };
     });
     // Only after the commit: a rolled-back revision must never be served.
     if (typeof json === 'string') this.cache.set(id, result.revision, Buffer.from(json));

@@ -593,6 +593,10 @@ describe('exporting a whole comic', () => {
         }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
       });
       await ja.page.getByTestId('export-format-psdPages').check();
+      // One export worker for the whole job (each page after the first builds on the pixel buffers of the page
+      // before, and no page pays for starting a worker of its own).
+      const workers: string[] = [];
+      ja.page.on('worker', (w) => workers.push(w.url()));
       const started = Date.now();
       const [download] = await Promise.all([
         ja.page.waitForEvent('download', { timeout: 150_000 }),
@@ -616,6 +620,7 @@ describe('exporting a whole comic', () => {
       const entries = Object.keys(unzipSync(readFileSync(file))).sort();
       expect(entries).toHaveLength(3);
       entries.forEach((name, i) => expect(name).toMatch(new RegExp(` - page ${i + 1}\\.psd$`)));
+      expect(workers.filter((url) => url.includes('psd.worker'))).toHaveLength(1);
       expect(realErrors(ja.problems.errors)).toEqual([]);
       await ja.context.close();
     },

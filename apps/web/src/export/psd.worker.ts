@@ -22,6 +22,13 @@ import { transfers, type PageJob, type WordedText, type WorkerReply, type Worker
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
+/**
+ * Pixel buffers shared by the pages this worker writes: the app gives each export job a worker of its own (run.ts)
+ * and ends it with the job, so a whole comic's pages after the first build on the composite and panel buffers of
+ * the page before, and nothing is held once the job is done.
+ */
+const pool = new PixelPool();
+
 function reply(message: WorkerReply, transfer: Transferable[] = []): void {
   scope.postMessage(message, { transfer });
 }
@@ -111,7 +118,6 @@ async function handle(request: WorkerRequest): Promise<void> {
   let done = 0;
   const step = (stage: StageText) => reply({ type: 'progress', done: done++, total, stage });
   const files: { name: string; bytes: Uint8Array }[] = [];
-  const pool = new PixelPool();
   for (const page of request.pages) {
     const bytes = await writePage(page, request.plan, request.compression, step, pool);
     files.push({ name: `${page.fileName}.${psdExtension(page.plan.width, page.plan.height)}`, bytes });

@@ -16,7 +16,7 @@ import { sharedImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { encodePages, onPageProgress, pagePlans, pixelsOf, rasterizeAll, type ExportScope } from './pages.ts';
 import { transfers, type WorkerRequest } from './protocol.ts';
-import { runWorker, type ProgressFn } from './worker-client.ts';
+import { ExportWorker, runWorker, type ProgressFn } from './worker-client.ts';
 import { downloadBytes } from './download.ts';
 
 export type { ExportProgress, ProgressFn } from './worker-client.ts';
@@ -116,8 +116,9 @@ export async function exportWebtoon(
 }
 
 /**
- * A layered PSD of the open page, or one PSD per page in a zip; written off the main thread. Pages go to the worker
- * one at a time, so only one page's layer pixels are in memory at once.
+ * A layered PSD of the open page, or one PSD per page in a zip; written off the main thread by one worker for the
+ * whole job, which builds each page on the pixel buffers of the page before. Pages go to the worker one at a time,
+ * so only one page's layer pixels are in memory at once.
  */
 export async function exportPsd(
   session: EditorSession,
@@ -129,30 +130,33 @@ export async function exportPsd(
   const plans = pagePlans(session, options.scope, false);
   const images = sharedImageStore();
   const files: { name: string; bytes: Uint8Array }[] = [];
-  for (const [i, pagePlan] of plans.entries()) {
-    signal?.throwIfAborted();
-    const onPage = plans.length > 1 ? onPageProgress(onProgress, i, plans.length) : onProgress;
-    const [job] = await rasterizeAll(session, [pagePlan], images, onPage);
-    const request: WorkerRequest = {
-      type: 'psd',
-      pages: [job!],
-      plan,
-      compression: options.compression,
-      zipName: null,
-    };
-    const reply = await runWorker(request, transfers(pixelsOf([job!])), onProgress, signal);
-    if (reply.type === 'file') files.push({ name: reply.fileName, bytes: reply.bytes });
+  const worker = new ExportWorker(onProgress, signal);
+  try {
+    for (const [i, pagePlan] of plans.entries()) {
+      signal?.throwIfAborted();
+      const onPage = plans.length > 1 ? onPageProgress(onProgress, i, plans.length) : onProgress;
+      const [job] = await rasterizeAll(session, [pagePlan], images, onPage);
+      const request: WorkerRequest = {
+        type: 'psd',
+        pages: [job!],
+        plan,
+        compression: options.compression,
+        zipName: null,
+      };
+      const reply = await worker.request(request, transfers(pixelsOf([job!])));
+      if (reply.type === 'file') files.push({ name: reply.fileName, bytes: reply.bytes });
+    }
+    if (files.length === 1) {
+      downloadBytes(files[0]!.bytes, files[0]!.name, 'image/vnd.adobe.photoshop');
+      return;
+    }
+    const zipName = `${safeFileName(session.name || 'koma')}.zip`;
+    const reply = await worker.request(
+      { type: 'zip', files, zipName },
+      files.map((f) => f.bytes.buffer as ArrayBuffer),
+    );
+    if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
+  } finally {
+    worker.terminate();
   }
-  if (files.length === 1) {
-    downloadBytes(files[0]!.bytes, files[0]!.name, 'image/vnd.adobe.photoshop');
-    return;
-  }
-  const zipName = `${safeFileName(session.name || 'koma')}.zip`;
-  const reply = await runWorker(
-    { type: 'zip', files, zipName },
-    files.map((f) => f.bytes.buffer as ArrayBuffer),
-    onProgress,
-    signal,
-  );
-  if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }

@@ -6,6 +6,7 @@ import {
   downloadWithRetry,
   loadImageById,
   loadImageBytesById,
+  loadImageBlobById,
   localImageUrl,
   readBodyWithProgress,
 } from '../src/api/imageLoader.ts';
@@ -150,6 +151,34 @@ describe('loadImageBytesById', () => {
   it('logs "Failed to load image" and yields null when the id is unknown', async () => {
     const d = deps(() => Promise.resolve(new Response('{"error":"not_found"}', { status: 404 })));
     await expect(loadImageBytesById('missing', undefined, d)).resolves.toBeNull();
+    expect(d.log).toHaveBeenCalledWith('Failed to load image', expect.any(Error));
+  });
+});
+
+describe('loadImageBlobById', () => {
+  it('resolves with a Blob of the body, typed by the response, after a retry', async () => {
+    let downloads = 0;
+    const fetch = vi.fn<FetchLike>((input) =>
+      Promise.resolve(
+        input.startsWith('/api/image')
+          ? new Response(JSON.stringify({ url: '/files/abc.png' }), { status: 200 })
+          : downloads++ === 0
+            ? new Response('busy', { status: 503 })
+            : bytesResponse(PNG_BYTES),
+      ),
+    );
+    const d = deps(fetch);
+    const urls = new Map<string, string>();
+    const blob = await loadImageBlobById('abc', d, urls);
+    expect(blob?.type).toBe('image/png');
+    expect([...new Uint8Array(await blob!.arrayBuffer())]).toEqual([...PNG_BYTES]);
+    expect(d.sleep).toHaveBeenCalledWith(DOWNLOAD_RETRY_DELAY_MS);
+    expect(urls.get('abc')).toBe('/files/abc.png');
+  });
+
+  it('logs "Failed to load image" and yields null when the id is unknown', async () => {
+    const d = deps(() => Promise.resolve(new Response('{"error":"not_found"}', { status: 404 })));
+    await expect(loadImageBlobById('missing', d)).resolves.toBeNull();
     expect(d.log).toHaveBeenCalledWith('Failed to load image', expect.any(Error));
   });
 });

@@ -19,3 +19,4 @@ export * from './kinds/index.ts';
 export * from './ui/repair.ts';
 export * from './sync/rebase.ts';
 export * from './images/budget-cache.ts';
+export * from './images/scaled-decode.ts';

@@ -22,6 +22,7 @@ export {
   downloadWithRetry,
   loadImageById,
   loadImageBytesById,
+  loadImageBlobById,
   localImageUrl,
   readBodyWithProgress,
   toDataUrl,

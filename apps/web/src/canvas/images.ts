@@ -1,4 +1,5 @@
-import { ImageCache, imageCacheBudget, loadImageBytesById, type DownloadedImage } from '../api/index.ts';
+import { jpegSize, scaledDecodeSize } from '@koma/editor';
+import { ImageCache, imageCacheBudget, loadImageBlobById } from '../api/index.ts';
 
 /**
  * A decoded picture. An ImageBitmap, not an <img>: createImageBitmap decodes off the main thread and the bitmap
@@ -7,6 +8,19 @@ import { ImageCache, imageCacheBudget, loadImageBytesById, type DownloadedImage 
 export type DecodedImage = ImageBitmap;
 
 type Entry = { status: 'loading' } | { status: 'failed' };
+
+/** What the cache holds: a picture at full size (keyed by its id) or scaled down (keyed `id@level`). */
+type Held = ImageBitmap | HTMLCanvasElement;
+
+/** The longest side of a scaled copy for a picture drawn `side` pixels wide on screen: a power of two, at least 64. */
+export function levelFor(side: number): number {
+  return Math.max(64, 2 ** Math.ceil(Math.log2(Math.max(1, side))));
+}
+
+const scaledKey = (id: string, level: number) => `${id}@${level}`;
+
+/** How much of a JPEG is read to find its size before decoding it scaled (its header, EXIF included, is smaller). */
+const JPEG_HEAD_BYTES = 64 * 1024;
 
 /**
  * Diagnostic override of the decoded-image budget, in MiB (browser specs set a small one to watch eviction work;
@@ -37,56 +51,91 @@ export interface ImageStoreStats {
  * Decoded images for the canvas, by image id: loaded once through the shared loader, kept in an LRU cache with a
  * memory budget, and announced to listeners when they arrive. Whoever draws pins what it draws (the view pins the
  * open page and its neighbours, an export the page it is drawing) so the budget never takes an image from under it.
+ *
+ * A view seen from afar asks for pictures at the size it draws them (`getScaled`): a JPEG is then decoded straight at
+ * that size, off the main thread, and the full-size picture is only decoded for whoever asks for it (`get`: zoomed
+ * in, an export, a thumbnail). Full-size and scaled copies share the one budget.
  */
 export class ImageStore {
-  private readonly cache: ImageCache<DecodedImage>;
-  private readonly mips: ImageCache<HTMLCanvasElement>;
+  private readonly cache: ImageCache<Held>;
+  /** Loads under way or failed, by cache key (an id, or `id@level` for a scaled decode); failures by id. */
   private readonly pending = new Map<string, Entry>();
   /**
    * Images decoded but refused by the cache (no room beside the pinned ones): handed to the next `get` once, so a
    * request for an unpinned image is answered instead of reloading it forever.
    */
-  private readonly handoff = new Map<string, DecodedImage>();
+  private readonly handoff = new Map<string, Held>();
   private readonly listeners = new Set<(id: string) => void>();
   /** Image URLs by id: an evicted image coming back is downloaded again (from the HTTP cache) without asking for it. */
   private readonly urls = new Map<string, string>();
+  /** Downloads under way, by id: a full and a scaled decode of one picture share one download. */
+  private readonly downloads = new Map<string, Promise<Blob | null>>();
+  /** The scaled level the view last asked for, by id (what `settled` waits for). */
+  private readonly wanted = new Map<string, number>();
+  /** Scaled levels held, by id (so pinning an id pins its scaled copies). */
+  private readonly levels = new Map<string, Set<number>>();
+  /** Ids the view asked for and that are not here, to load once its synchronous work is done (`startAsked`). */
+  private readonly asked = new Set<string>();
+  /** Ids pinned, by owner. */
+  private readonly pinned = new Map<string, ReadonlySet<string>>();
 
   constructor(budgetBytes = defaultBudget()) {
-    this.cache = new ImageCache<DecodedImage>(budgetBytes);
-    this.mips = new ImageCache<HTMLCanvasElement>(budgetBytes / 4);
+    this.cache = new ImageCache<Held>(budgetBytes, (key) => this.forget(key));
   }
 
-  /** The image if it is ready; otherwise starts loading it and returns null. */
+  /** The image at full size if it is ready; otherwise starts loading it and returns null. */
   get(id: string): DecodedImage | null {
     const cached = this.cache.get(id);
-    if (cached) return cached;
+    if (cached) return cached as DecodedImage;
     const handed = this.handoff.get(id);
     if (handed) {
       this.handoff.delete(id);
-      return handed;
+      return handed as DecodedImage;
     }
     if (!this.pending.has(id)) void this.load(id);
     return null;
   }
 
-  /** Starts loading images not yet here, without marking those that are as recently used. */
-  prefetch(ids: Iterable<string>): void {
-    for (const id of ids) if (!this.cache.has(id) && !this.pending.has(id)) void this.load(id);
+  /**
+   * Starts loading images not yet here, without marking those that are as recently used: at the scaled level for
+   * `side` pixels on screen when one is given for the id (what the view will ask for), else at full size.
+   */
+  prefetch(ids: Iterable<string>, sides?: ReadonlyMap<string, number>): void {
+    for (const id of ids) {
+      const side = sides?.get(id);
+      if (side === undefined) {
+        if (!this.cache.has(id) && !this.pending.has(id)) void this.load(id);
+        continue;
+      }
+      const level = levelFor(side);
+      this.wanted.set(id, level);
+      if (!this.drawable(id, level)) this.startScaled(id, level);
+    }
   }
 
-  /** Whether every one of `ids` is decoded or failed (nothing left loading). */
+  /**
+   * Whether every one of `ids` is ready to draw (or failed), nothing left loading: at the level the view last asked
+   * for (`getScaled`, `prefetch` with a side), else at full size.
+   */
   settled(ids: Iterable<string>): boolean {
-    for (const id of ids) if (!this.cache.has(id) && this.pending.get(id)?.status !== 'failed') return false;
+    for (const id of ids) {
+      if (this.pending.get(id)?.status === 'failed') continue;
+      const level = this.wanted.get(id);
+      if (!(level === undefined ? this.cache.has(id) : this.drawable(id, level))) return false;
+    }
     return true;
   }
 
-  /** Replaces the images `owner` keeps from eviction (see ImageCache.pin). */
+  /** Replaces the images `owner` keeps from eviction (see ImageCache.pin), scaled copies included. */
   pin(owner: string, ids: Iterable<string>): void {
-    this.cache.pin(owner, ids);
+    const set = new Set(ids);
+    if (set.size === 0) this.pinned.delete(owner);
+    else this.pinned.set(owner, set);
+    this.cache.pin(owner, this.keysOf(set));
   }
 
   unpin(owner: string): void {
-    this.cache.unpin(owner);
+    this.pin(owner, []);
   }
 
   stats(): ImageStoreStats {
@@ -102,39 +151,53 @@ export class ImageStore {
   }
 
   /**
-   * The image scaled down to fit `side` pixels on its longest side (a power of two, at least 64), so a page seen
-   * from afar draws small bitmaps instead of full-size ones. Falls back to the full image while it is small enough.
+   * The image scaled down to fit `side` pixels on its longest side (`levelFor`), so a page seen from afar draws
+   * small bitmaps instead of full-size ones. Made from the full-size image when it is here; otherwise decoded at that
+   * size (JPEG; other formats decode whole, then shrink). The full image is returned while it is small enough.
+   * The view's requests (`forView`) set what `settled` waits for; a picture's (the dashboard thumbnail) do not.
    */
-  getScaled(id: string, side: number): CanvasImageSource | null {
-    const image = this.get(id);
-    if (!image) return null;
-    const longest = Math.max(image.width, image.height);
-    const level = Math.max(64, 2 ** Math.ceil(Math.log2(Math.max(1, side))));
-    if (level >= longest) return image;
-    const key = `${id}@${level}`;
-    let scaled = this.mips.get(key);
-    if (!scaled) {
-      const ratio = level / longest;
-      const canvas = document.createElement('canvas');
-      canvas.width = Math.max(1, Math.round(image.width * ratio));
-      canvas.height = Math.max(1, Math.round(image.height * ratio));
-      const context = canvas.getContext('2d');
-      if (!context) return image;
-      context.imageSmoothingQuality = 'high';
-      context.drawImage(image, 0, 0, canvas.width, canvas.height);
-      scaled = canvas;
-      this.mips.set(key, scaled, ImageCache.rgbaBytes(canvas.width, canvas.height));
+  getScaled(id: string, side: number, forView = true): ImageBitmap | HTMLCanvasElement | null {
+    const level = levelFor(side);
+    if (forView) this.wanted.set(id, level);
+    const full = this.cache.get(id) ?? this.handoff.get(id);
+    if (!full) {
+      const decoded = this.cache.get(scaledKey(id, level));
+      if (decoded) return decoded;
+      if (!forView) this.startScaled(id, level);
+      else {
+        // Started once the caller's synchronous work is over, and only if the view still wants that size: opening
+        // the editor or a page draws once at the stored view before fitting the page, and those sizes are never seen.
+        this.asked.add(id);
+        if (this.asked.size === 1) queueMicrotask(() => this.startAsked());
+      }
+      return null;
     }
-    return scaled;
+    const longest = Math.max(full.width, full.height);
+    if (level >= longest) return full;
+    const key = scaledKey(id, level);
+    const held = this.cache.get(key);
+    if (held) return held;
+    const ratio = level / longest;
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(full.width * ratio));
+    canvas.height = Math.max(1, Math.round(full.height * ratio));
+    const context = canvas.getContext('2d');
+    if (!context) return full;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(full, 0, 0, canvas.width, canvas.height);
+    this.hold(key, id, level, canvas);
+    return canvas;
   }
 
   failed(id: string): boolean {
     return this.pending.get(id)?.status === 'failed';
   }
 
-  /** Ids still loading, for export to wait on. */
+  /** Ids still loading (at any size). */
   loadingIds(): string[] {
-    return [...this.pending].filter(([, e]) => e.status === 'loading').map(([id]) => id);
+    const ids = new Set<string>();
+    for (const [key, entry] of this.pending) if (entry.status === 'loading') ids.add(key.split('@')[0]!);
+    return [...ids];
   }
 
   onLoad(listener: (id: string) => void): () => void {
@@ -142,38 +205,161 @@ export class ImageStore {
     return () => this.listeners.delete(listener);
   }
 
+  private startAsked(): void {
+    const ids = [...this.asked];
+    this.asked.clear();
+    for (const id of ids) {
+      const level = this.wanted.get(id);
+      if (level !== undefined && !this.drawable(id, level)) this.startScaled(id, level);
+    }
+  }
+
+  private startScaled(id: string, level: number): void {
+    if (this.pending.has(scaledKey(id, level)) || this.pending.get(id)?.status === 'failed') return;
+    void this.loadScaled(id, level);
+  }
+
+  /** Whether the view can draw `id` at `level` now: its scaled copy, or the full image to make it from. */
+  private drawable(id: string, level: number): boolean {
+    return this.cache.has(id) || this.cache.has(scaledKey(id, level));
+  }
+
+  /** Every cache key of the ids: the full image and the scaled copies held. */
+  private keysOf(ids: Iterable<string>): string[] {
+    const keys: string[] = [];
+    for (const id of ids) {
+      keys.push(id);
+      for (const level of this.levels.get(id) ?? []) keys.push(scaledKey(id, level));
+    }
+    return keys;
+  }
+
+  /** Stores a scaled copy, pinned first when its id is (so a pinned page's copies are never evicted). */
+  private hold(key: string, id: string, level: number, image: Held): void {
+    let held = this.levels.get(id);
+    if (!held) this.levels.set(id, (held = new Set()));
+    held.add(level);
+    for (const [owner, ids] of this.pinned) if (ids.has(id)) this.cache.pin(owner, this.keysOf(ids));
+    if (!this.cache.set(key, image, ImageCache.rgbaBytes(image.width, image.height))) this.handOff(key, image);
+  }
+
+  /** Forgets an evicted scaled copy's level (the cache's eviction callback). */
+  private forget(key: string): void {
+    const at = key.lastIndexOf('@');
+    if (at < 0) return;
+    const id = key.slice(0, at);
+    const held = this.levels.get(id);
+    held?.delete(Number(key.slice(at + 1)));
+    if (held?.size === 0) this.levels.delete(id);
+  }
+
+  private handOff(key: string, image: Held): void {
+    this.handoff.set(key, image);
+    // Only the latest few: an image nobody asks for again must not live outside the budget for good.
+    const oldest = this.handoff.keys().next().value;
+    if (this.handoff.size > HANDOFF_LIMIT && oldest !== undefined) this.handoff.delete(oldest);
+  }
+
+  /** The picture's bytes, downloaded once however many decodes wait for them. */
+  private download(id: string): Promise<Blob | null> {
+    let download = this.downloads.get(id);
+    if (!download) {
+      download = loadImageBlobById(id, undefined, this.urls).finally(() => this.downloads.delete(id));
+      this.downloads.set(id, download);
+    }
+    return download;
+  }
+
+  private fail(key: string, id: string): void {
+    this.pending.delete(key);
+    this.pending.set(id, { status: 'failed' });
+    for (const l of this.listeners) l(id);
+  }
+
   private async load(id: string): Promise<void> {
     this.pending.set(id, { status: 'loading' });
-    const downloaded = await loadImageBytesById(id, undefined, undefined, this.urls);
-    if (!downloaded) {
-      this.pending.set(id, { status: 'failed' });
-      for (const l of this.listeners) l(id);
-      return;
-    }
+    const blob = await this.download(id);
+    if (!blob) return this.fail(id, id);
     try {
-      const image = await decodeImage(downloaded);
-      if (!this.cache.set(id, image, ImageCache.rgbaBytes(image.width, image.height))) {
-        this.handoff.set(id, image);
-        // Only the latest few: an image nobody asks for again must not live outside the budget for good.
-        const oldest = this.handoff.keys().next().value;
-        if (this.handoff.size > HANDOFF_LIMIT && oldest !== undefined) this.handoff.delete(oldest);
-      }
+      const image = await decodeImage(blob);
+      if (!this.cache.set(id, image, ImageCache.rgbaBytes(image.width, image.height))) this.handOff(id, image);
       this.pending.delete(id);
     } catch (error) {
       console.error('Failed to load image', error);
-      this.pending.set(id, { status: 'failed' });
+      return this.fail(id, id);
+    }
+    for (const l of this.listeners) l(id);
+  }
+
+  /**
+   * Decodes a JPEG at `level` (its longest side at least that) where the browser can (WebCodecs' ImageDecoder with a
+   * desired size); anything else is loaded at full size, which `getScaled` then shrinks.
+   */
+  private async loadScaled(id: string, level: number): Promise<void> {
+    const key = scaledKey(id, level);
+    this.pending.set(key, { status: 'loading' });
+    const blob = await this.download(id);
+    if (!blob) return this.fail(key, id);
+    try {
+      const scaled = await decodeScaled(blob, level);
+      if (scaled) this.hold(key, id, level, scaled);
+      else if (!this.cache.has(id)) {
+        const image = await decodeImage(blob);
+        if (!this.cache.set(id, image, ImageCache.rgbaBytes(image.width, image.height))) this.handOff(id, image);
+      }
+      this.pending.delete(key);
+    } catch (error) {
+      console.error('Failed to load image', error);
+      return this.fail(key, id);
     }
     for (const l of this.listeners) l(id);
   }
 }
 
+/** The WebCodecs image decoder where the browser has one (Chrome, Edge, Firefox 133+; not Safari yet). */
+type ImageDecoderLike = new (init: {
+  data: ReadableStream<Uint8Array>;
+  type: string;
+  desiredWidth: number;
+  desiredHeight: number;
+}) => { decode(): Promise<{ image: VideoFrame }>; close(): void };
+
 /**
- * Bytes to a bitmap, decoded off the main thread. SVG (the bundled demo pictures) cannot be decoded from a blob by
+ * A JPEG decoded with its longest side at `level` or a little above (the decoder scales by eighths), or null when it
+ * cannot be (not a JPEG, no ImageDecoder, or `level` not below the picture's size): then decode it whole.
+ */
+async function decodeScaled(blob: Blob, level: number): Promise<ImageBitmap | null> {
+  const Decoder = (globalThis as { ImageDecoder?: ImageDecoderLike }).ImageDecoder;
+  if (!Decoder || blob.type !== 'image/jpeg') return null;
+  const size = jpegSize(new Uint8Array(await blob.slice(0, JPEG_HEAD_BYTES).arrayBuffer()));
+  const plan = size && scaledDecodeSize(size.width, size.height, level);
+  if (!plan) return null;
+  const decoder = new Decoder({
+    data: blob.stream(),
+    type: blob.type,
+    desiredWidth: plan.width,
+    desiredHeight: plan.height,
+  });
+  try {
+    const { image: frame } = await decoder.decode();
+    try {
+      // A decoder that ignored the size, or scaled below it, is no use here: decode whole instead.
+      if (Math.max(frame.displayWidth, frame.displayHeight) < level) return null;
+      return await createImageBitmap(frame);
+    } finally {
+      frame.close();
+    }
+  } finally {
+    decoder.close();
+  }
+}
+
+/**
+ * A blob to a bitmap, decoded off the main thread. SVG (the bundled demo pictures) cannot be decoded from a blob by
  * createImageBitmap: it goes through an <img> first.
  */
-async function decodeImage({ bytes, contentType }: DownloadedImage): Promise<DecodedImage> {
-  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType });
-  if (!contentType.includes('svg')) return createImageBitmap(blob);
+async function decodeImage(blob: Blob): Promise<DecodedImage> {
+  if (!blob.type.includes('svg')) return createImageBitmap(blob);
   const url = URL.createObjectURL(blob);
   try {
     const image = new Image();

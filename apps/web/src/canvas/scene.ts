@@ -5,6 +5,7 @@ import { sharedImageStore } from './images.ts';
 import { FrameScheduler } from './frame-scheduler.ts';
 import type { RenderContext } from './adapters/types.ts';
 import { adapterOf } from './adapters/registry.ts';
+import { imageSideOnScreen } from './adapters/image.ts';
 import { applyAppearance, applyBlend, clipWrapper, drawnLayers, placeBody } from './common.ts';
 import { drawOverlay } from './overlay.ts';
 import { drawPageGuides } from './page-guides.ts';
@@ -204,7 +205,9 @@ export class SceneRenderer {
     const doc = this.session.editor.doc;
     const [current, ...neighbours] = this.nearbyRoots(doc);
     if (current === undefined || !this.images.settled(imageIdsOf(doc, current))) return;
-    for (const rootId of neighbours) this.images.prefetch(imageIdsOf(doc, rootId));
+    // At the size this view will draw them, so turning the page finds them ready to draw.
+    const zoom = this.session.view().zoom;
+    for (const rootId of neighbours) this.images.prefetch(imageIdsOf(doc, rootId), imageSidesOf(doc, rootId, zoom));
   }
 
   /**
@@ -341,6 +344,17 @@ const VIEW_PIN = 'view';
 
 function imageIdsOf(doc: DocState, rootId: string): string[] {
   return drawnLayers(doc, rootId).flatMap((l) => adapterOf(l).imageIds?.(l) ?? []);
+}
+
+/** The on-screen size of each image layer's picture under `rootId` at `zoom`, by image id (the largest use). */
+function imageSidesOf(doc: DocState, rootId: string, zoom: number): Map<string, number> {
+  const sides = new Map<string, number>();
+  for (const layer of drawnLayers(doc, rootId)) {
+    if (layer.type !== 'IMAGE') continue;
+    const id = layer.data.variations[layer.data.variationsIdx]?.id;
+    if (id) sides.set(id, Math.max(sides.get(id) ?? 0, imageSideOnScreen(layer, zoom)));
+  }
+  return sides;
 }
 
 function sameOrder<T>(a: readonly T[], b: readonly T[]): boolean {

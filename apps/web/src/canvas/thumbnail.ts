@@ -5,6 +5,7 @@ import Konva from 'konva';
 import type { DocState, UiState } from '@koma/editor';
 import type { RenderContext } from './adapters/types.ts';
 import { adapterOf } from './adapters/registry.ts';
+import { imageSideOnScreen } from './adapters/image.ts';
 import type { ImageStore } from './images.ts';
 import { applyBlend, clipWrapper, drawnLayers, placeBody } from './common.ts';
 
@@ -21,10 +22,14 @@ export interface ThumbnailSource {
   ui: UiState;
 }
 
-/** Starts loading every image the picture needs and waits (a few seconds at most) until each is ready or failed. */
-async function imagesReady(images: ImageStore, ids: readonly string[]): Promise<void> {
+/**
+ * Starts loading every image the picture needs, at the size it draws them, and waits (a few seconds at most) until
+ * each is ready or failed.
+ */
+async function imagesReady(images: ImageStore, wanted: ReadonlyMap<string, number>): Promise<void> {
   const deadline = performance.now() + IMAGE_WAIT_MS;
-  const pending = () => ids.filter((id) => images.get(id) === null && !images.failed(id));
+  const pending = () =>
+    [...wanted].filter(([id, side]) => images.getScaled(id, side, false) === null && !images.failed(id));
   while (pending().length > 0 && performance.now() < deadline) {
     await new Promise((resolve) => window.setTimeout(resolve, IMAGE_POLL_MS));
   }
@@ -52,12 +57,15 @@ export async function renderThumbnail(
   quality: number,
 ): Promise<string | null> {
   const layers = drawnLayers(source.doc, source.rootId, true);
-  await imagesReady(
-    source.images,
-    layers.flatMap((l) => adapterOf(l).imageIds?.(l) ?? []),
-  );
   const { area } = source;
   const scale = Math.min(size.width / Math.max(area.width, 1), size.height / Math.max(area.height, 1));
+  const wanted = new Map<string, number>();
+  for (const layer of layers) {
+    if (layer.type !== 'IMAGE') continue;
+    const id = layer.data.variations[layer.data.variationsIdx]?.id;
+    if (id) wanted.set(id, Math.max(wanted.get(id) ?? 0, imageSideOnScreen(layer, scale, 1)));
+  }
+  await imagesReady(source.images, wanted);
   const stage = new Konva.Stage({ container: document.createElement('div'), ...size });
   try {
     const layer = new Konva.Layer({ listening: false });

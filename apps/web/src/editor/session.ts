@@ -199,9 +199,12 @@ export class EditorSession implements InteractionHost {
     if (index < 0 || index >= this.editor.doc.pages.length) return;
     this.controller.cancel();
     this.animator.stop();
+    // Fitted before it is shown: the canvas draws as soon as the page opens, and at the page's stored view (zoom 1
+    // for a page not opened yet) it would build every layer and ask for every picture at that size first.
+    const page = this.editor.doc.pages[index];
+    if (page) this.editor.setView(fitRect(this.contentBounds(), this.viewport), page.uuid);
     this.ui.update({ activePage: index, selection: [], editingTextId: null });
     this.editor.setLastPage(index);
-    this.recenter(false);
   }
 
   /** Left/right arrows: refused while the image is processing. */

@@ -3,6 +3,19 @@ import type { LayerNode } from '@koma/editor';
 import { defineAdapter } from './types.ts';
 import { filteredImage, isDefaultFilter } from '../filters.ts';
 
+/**
+ * The pixels an image layer's longest side takes at `zoom` (what its scaled copy is sized for): on screen, times the
+ * device pixel ratio; in a picture of fixed pixel size (the dashboard thumbnail), `pixelRatio` 1.
+ */
+export function imageSideOnScreen(
+  layer: LayerNode<'IMAGE'>,
+  zoom: number,
+  pixelRatio = globalThis.devicePixelRatio || 1,
+): number {
+  const { width, height } = layer.transform.size;
+  return Math.max(width, height) * zoom * pixelRatio;
+}
+
 /** An image layer: its current variation stretched over its box, or a placeholder while it loads or when it has none. */
 export const imageAdapter = defineAdapter({
   type: 'IMAGE',
@@ -14,16 +27,11 @@ export const imageAdapter = defineAdapter({
     const { width, height } = layer.transform.size;
     const variation = layer.data.variations[layer.data.variationsIdx];
     // Draw from a bitmap about the size it appears on screen: zoomed out, that is far smaller than the original.
-    const onScreen = Math.max(width, height) * ctx.zoom * (globalThis.devicePixelRatio || 1);
-    const image = variation ? ctx.images.getScaled(variation.id, onScreen) : null;
+    const image = variation ? ctx.images.getScaled(variation.id, imageSideOnScreen(layer, ctx.zoom)) : null;
     if (image) {
       const drawn =
         variation && !isDefaultFilter(layer.data.filterParams)
-          ? filteredImage(
-              variation.id,
-              image as CanvasImageSource & { width: number; height: number },
-              layer.data.filterParams,
-            )
+          ? filteredImage(variation.id, image, layer.data.filterParams)
           : image;
       group.add(new Konva.Image({ image: drawn, width, height, listening: false }));
     } else {
@@ -42,11 +50,16 @@ export const imageAdapter = defineAdapter({
     }
     drawMask(group, layer);
   },
-  // Pictures show the image at full size and leave it out while it is missing (no placeholder, no mask). The
-  // thumbnail shows its filters; an export raster is the raw picture, as it always was.
+  // Pictures leave the image out while it is missing (no placeholder, no mask). The thumbnail shows its filters,
+  // drawn from a copy at the thumbnail's scale (decoding the page's pictures whole for a 512 px picture would cost
+  // each save a page of full-size decodes); an export raster is the raw picture at full size, as it always was.
   picture(group, layer, ctx, use) {
     const id = layer.data.variations[layer.data.variationsIdx]?.id;
-    const image = id ? ctx.images.get(id) : null;
+    const image = !id
+      ? null
+      : use.for === 'thumbnail'
+        ? ctx.images.getScaled(id, imageSideOnScreen(layer, ctx.zoom, 1), false)
+        : ctx.images.get(id);
     if (!id || !image) return;
     const drawn =
       use.for === 'thumbnail' && !isDefaultFilter(layer.data.filterParams)

@@ -5,7 +5,10 @@
  * back, each switch also waits for that page's loads, and as a reader turns pages, once the neighbours are in), the JS
  * heap after visiting every page and after a second visit, and the chapter's PDF export (time, and the renderer
  * processes' peak RSS above their level before it) beside a bare pdf-lib write of the same page images (composed by
- * sharp) in this process, in the same run.
+ * sharp) in this process, in the same run. The bare write stays a write of the same images: the export embeds a
+ * picture at its own resolution only when it is shown larger than its pixels (docs/decisions/export.md), and every
+ * picture here (1024² in a 830×460 cell) is larger, so the export too writes one page image per page (plus the free
+ * plan's watermark, a 1-bit stencil written once for the chapter).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';

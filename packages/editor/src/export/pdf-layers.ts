@@ -221,7 +221,10 @@ function* pageParts(
           };
         }
         // Nothing is clipped to a picture drawn on its own (pdfImageSizes).
-        if (!node.clipping) base = { raster: null, left: 0, top: 0, hidden };
+        if (!node.clipping) {
+          base = { raster: null, left: 0, top: 0, hidden };
+          polygon = undefined;
+        }
         continue;
       }
       const { raster, rect } = layerPixels(node, rasters, plan, pool);

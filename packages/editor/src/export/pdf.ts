@@ -1,9 +1,9 @@
 // A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
 // page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
 // viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
-import type { PDFName } from 'pdf-lib';
 import {
   PDFDocument,
+  PDFName,
   ReadingDirection,
   concatTransformationMatrix,
   drawObject,
@@ -107,6 +107,8 @@ export class ChapterPdfWriter {
   private readonly embedded = new Map<string, PDFFont>();
   /** The watermark's stencils by page size, written once and shared by every page of that size. */
   private readonly states = new Map<string, PDFRef>();
+  /** The unpacked channels of the image being compressed, reused image after image. */
+  private readonly scratch = new Scratch();
   private readonly stencils = new Map<string, { ref: PDFRef; grey: number; state: PDFRef | null }[]>();
   private readonly out: PdfStreamSerializer;
 
@@ -178,7 +180,7 @@ export class ChapterPdfWriter {
   private drawRaster(page: Page, toPdf: PdfMatrix, layer: Extract<PdfLayer, { kind: 'raster' }>, grey: boolean): void {
     const { crop } = layer;
     if (crop.width <= 0 || crop.height <= 0) return;
-    const refs = embedRaster(this.pdf, layer.pixels, grey, crop, false);
+    const refs = embedRaster(this.pdf, layer.pixels, grey, crop, false, this.scratch);
     const ops: PDFOperator[] = [pushGraphicsState()];
     if (layer.blendMode && layer.blendMode !== 'normal')
       ops.push(setGraphicsState(this.state(page, 1, layer.blendMode)));
@@ -205,7 +207,8 @@ export class ChapterPdfWriter {
     const { pixels } = layer;
     if (pixels.width <= 0 || pixels.height <= 0) return;
     // Drawn larger than its pixels: viewers smooth it, as the canvas does, instead of showing square pixels.
-    const refs = embedRaster(this.pdf, pixels, grey, { x: 0, y: 0, width: pixels.width, height: pixels.height }, true);
+    const whole = { x: 0, y: 0, width: pixels.width, height: pixels.height };
+    const refs = embedRaster(this.pdf, pixels, grey, whole, true, this.scratch);
     const at = (p: { x: number; y: number }) => ({
       x: toPdf[0] * p.x + toPdf[2] * p.y + toPdf[4],
       y: toPdf[1] * p.x + toPdf[3] * p.y + toPdf[5],
@@ -326,12 +329,13 @@ function embedRaster(
   grey: boolean,
   crop: Rect,
   interpolate: boolean,
+  scratch: Scratch,
 ): { image: PDFRef; mask?: PDFRef } {
   const { data } = raster;
   const { width, height } = crop;
   const count = width * height;
   const channels = grey ? 1 : 3;
-  const colour = new Uint8Array(count * channels);
+  const colour = scratch.take(count * channels);
   let opaque = true;
   let o = 0;
   for (let y = 0; y < height; y++) {
@@ -354,22 +358,33 @@ function embedRaster(
     BitsPerComponent: 8,
     ...(interpolate ? { Interpolate: true } : {}),
   };
+  // Compressed now, before the alpha takes the scratch buffer; its SMask entry is set once the mask exists.
+  const stream = pdf.context.flateStream(colour, { ...image, ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB' });
   let smask: PDFRef | undefined;
   if (!opaque) {
-    const alpha = new Uint8Array(count);
+    const alpha = scratch.take(count);
     let a = 0;
     for (let y = 0; y < height; y++) {
       let p = ((crop.y + y) * raster.width + crop.x) * 4 + 3;
       for (let x = 0; x < width; x++, p += 4) alpha[a++] = data[p]!;
     }
     smask = pdf.context.register(pdf.context.flateStream(alpha, { ...image, ColorSpace: 'DeviceGray' }));
+    stream.dict.set(PDFName.of('SMask'), smask);
   }
-  const stream = pdf.context.flateStream(colour, {
-    ...image,
-    ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB',
-    ...(smask ? { SMask: smask } : {}),
-  });
   return { image: pdf.context.register(stream), ...(smask ? { mask: smask } : {}) };
+}
+
+/**
+ * One growing buffer for the unpacked channels of each image in turn: a page's 12 MB of RGB was fresh memory per
+ * page, which the collector took back pages later (docs/how-it-works/chapter-memory.md).
+ */
+class Scratch {
+  private buffer = new Uint8Array(0);
+
+  take(length: number): Uint8Array {
+    if (this.buffer.length < length) this.buffer = new Uint8Array(length);
+    return this.buffer.subarray(0, length);
+  }
 }
 
 /** The matrix drawing an image (its unit square, y up, first row at the top) as `m` places a y-down unit square. */

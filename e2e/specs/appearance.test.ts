@@ -9,6 +9,7 @@ import { realErrors } from '../support/flows.ts';
 import { newComic, select, toScreen } from '../support/editor-page.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
+import { Touch } from '../support/touch.ts';
 import { canvasPixel, exportPagePng, near } from '../support/pixels.ts';
 import { ROTATE_HANDLE_OFFSET_PX, placedCorners, placementOf, type LayerNode } from '@koma/editor';
 
@@ -210,17 +211,12 @@ describe('free rotation', () => {
     await select(page, strip!.id);
     const { handle, around } = await handleOfStrip(page);
     const before = await undoDepth(page);
-    const cdp = await context.newCDPSession(page);
-    const finger = (type: string, p?: { x: number; y: number }) =>
-      cdp.send('Input.dispatchTouchEvent', {
-        type: type as 'touchStart',
-        touchPoints: p ? [{ x: p.x, y: p.y, id: 0, radiusX: 4, radiusY: 4, force: 1 }] : [],
-      });
-    await finger('touchStart', handle);
-    for (const degrees of [20, 45, 70, 90]) await finger('touchMove', around(degrees));
+    const touch = await Touch.of(context, page);
+    await touch.start(handle);
+    for (const degrees of [20, 45, 70, 90]) await touch.move(around(degrees));
     await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBeCloseTo(90, 0);
     await screenshot(page, 'rotate-handle-touch-drag');
-    await finger('touchEnd');
+    await touch.end();
     expect(await undoDepth(page)).toBe(before + 1);
     expect(await page.getByTestId('context-menu').isVisible()).toBe(false);
     expect(realErrors(problems.errors)).toEqual([]);

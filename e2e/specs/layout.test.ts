@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors } from '../support/flows.ts';
-import { newComic, toScreen } from '../support/editor-page.ts';
+import { newComic, pageLayers, toScreen } from '../support/editor-page.ts';
 import { Touch, centreUncovered, coverage } from '../support/touch.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
 
@@ -208,15 +208,9 @@ describe('1024×768 touch tablet: Panel tool', () => {
     await page.getByTestId('tool-PANEL').tap();
     await expect.poll(() => page.getByTestId('split-hint').textContent()).toContain('swipe down it to split it down');
     const touch = await Touch.of(context, page);
-    const cdp = await context.newCDPSession(page);
-    const finger = (type: string, p?: { x: number; y: number }) =>
-      cdp.send('Input.dispatchTouchEvent', {
-        type: type as 'touchStart',
-        touchPoints: p ? [{ x: p.x, y: p.y, id: 0, radiusX: 4, radiusY: 4, force: 1 }] : [],
-      });
     const from = await toScreen(page, 700, 1000);
-    await finger('touchStart', from);
-    for (const dy of [10, 30, 60]) await finger('touchMove', { x: from.x + 2, y: from.y + dy });
+    await touch.start(from);
+    for (const dy of [10, 30, 60]) await touch.move({ x: from.x + 2, y: from.y + dy });
     await expect.poll(() => page.getByTestId('split-hint').textContent()).toBe('Release to split down');
     const preview = await page.evaluate(
       () =>
@@ -226,35 +220,18 @@ describe('1024×768 touch tablet: Panel tool', () => {
     );
     expect(preview).toHaveLength(2);
     await screenshot(page, 'split-touch-swipe');
-    await finger('touchEnd');
-    await expect
-      .poll(() =>
-        page.evaluate(() => {
-          const s = (window as unknown as { __koma: any }).__koma;
-          return s.editor.doc.layers[s.activeRoot()].children.length as number;
-        }),
-      )
-      .toBe(2);
+    await touch.end();
+    await expect.poll(async () => (await pageLayers(page)).length).toBe(2);
     // The cut is down through where the finger went down: the two parts sit side by side at canvas x 700.
-    const xs = await page.evaluate(() => {
-      const s = (window as unknown as { __koma: any }).__koma;
-      return (s.editor.doc.layers[s.activeRoot()].children as string[]).map(
-        (id) => s.editor.doc.layers[id].data.vertices.map((v: { x: number }) => v.x) as number[],
-      );
-    });
-    const edges = xs.map((v) => [Math.min(...v), Math.max(...v)]).sort((a, b) => a[0]! - b[0]!);
+    const edges = (await pageLayers(page))
+      .map((l) => (l.data.vertices as { x: number }[]).map((v) => v.x))
+      .map((xs) => [Math.min(...xs), Math.max(...xs)])
+      .sort((a, b) => a[0]! - b[0]!);
     expect(edges[0]![1]!).toBeLessThan(700);
     expect(edges[1]![0]!).toBeGreaterThan(700);
     // A tap still splits across.
     await touch.tap(await toScreen(page, 400, 700));
-    await expect
-      .poll(() =>
-        page.evaluate(() => {
-          const s = (window as unknown as { __koma: any }).__koma;
-          return s.editor.doc.layers[s.activeRoot()].children.length as number;
-        }),
-      )
-      .toBe(3);
+    await expect.poll(async () => (await pageLayers(page)).length).toBe(3);
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

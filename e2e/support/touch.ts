@@ -24,6 +24,19 @@ export class Touch {
     });
   }
 
+  /** One finger down, moved, and lifted step by step, for a spec that looks at the screen while it is held. */
+  start(at: Finger): Promise<unknown> {
+    return this.send('touchStart', [at]);
+  }
+
+  move(to: Finger): Promise<unknown> {
+    return this.send('touchMove', [to]);
+  }
+
+  end(): Promise<unknown> {
+    return this.send('touchEnd', []);
+  }
+
   /** Fingers go down together, move in `steps` straight steps from `from` to `to`, and lift. */
   async gesture(from: readonly Finger[], to: readonly Finger[], steps = 8): Promise<void> {
     await this.send('touchStart', from);

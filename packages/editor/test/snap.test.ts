@@ -86,6 +86,13 @@ describe('snap arithmetic', () => {
   });
 });
 
+/** A comic page with a 200×200 picture at (400, 400), over its one panel. */
+function pageWithImage() {
+  const d = new TestDriver();
+  const transform = { x: 400, y: 400, size: { width: 200, height: 200 } };
+  return { d, id: ok(d.editor.execute(addImage, { parentId: d.root, transform, imageId: 'img' })) };
+}
+
 describe('snapping drags', () => {
   it('a dragged panel vertex lands exactly on the page centre line and shows the guide; Alt moves it freely', () => {
     const d = new TestDriver();
@@ -140,14 +147,7 @@ describe('snapping drags', () => {
   });
 
   it('a moved image snaps its edge onto a panel edge', () => {
-    const d = new TestDriver();
-    const id = ok(
-      d.editor.execute(addImage, {
-        parentId: d.root,
-        transform: { x: 400, y: 400, size: { width: 200, height: 200 } },
-        imageId: 'img',
-      }),
-    );
+    const { d, id } = pageWithImage();
     d.drag([500, 500], [500 - 295, 500 - 120]);
     // Left edge 105 is 5 from the panel edge 110 (the margin): it lands on it exactly.
     expect(d.editor.doc.layers[id]!.transform.x).toBe(110);
@@ -155,14 +155,7 @@ describe('snapping drags', () => {
   });
 
   it('a resized image snaps its dragged corner onto the margin and shows the guide; Alt resizes freely', () => {
-    const d = new TestDriver();
-    const id = ok(
-      d.editor.execute(addImage, {
-        parentId: d.root,
-        transform: { x: 400, y: 400, size: { width: 200, height: 200 } },
-        imageId: 'img',
-      }),
-    );
+    const { d, id } = pageWithImage();
     d.click(500, 500);
     expect(d.ui.state.selection).toEqual([id]);
     // The top-left corner dragged to (113, 300): the left edge lands on the 110 margin exactly, and the picture keeps

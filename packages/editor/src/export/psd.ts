@@ -17,6 +17,7 @@ import {
 import { markRaster, needsWatermark, type Plan } from './watermark.ts';
 import { drawBlended } from './blend.ts';
 import type { PixelPool } from './pool.ts';
+import { pixelHash } from './pixel-hash.ts';
 import { komaXmp, type KomaPsdMeta } from './koma-meta.ts';
 
 /** Why the builder or writer refused a page; the browser words each in the user's language. */
@@ -139,6 +140,9 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         continue;
       }
       const { raster, rect } = pixelsFor(node, rasters, plan, watermark, pool);
+      if (node.role === 'shape' && node.layerId && plan.restorable?.[node.layerId]) {
+        metaNodes[id].hash = pixelHash(raster);
+      }
       const layer: Layer = {
         id,
         name: clampName(node.name),

@@ -54,6 +54,18 @@ function entriesOf(read: PsdImport): ImportedEntry[] {
   );
 }
 
+/** Imports what was read onto a new page after the first, as the browser does; throws if the import is refused. */
+function importOnNewPage(doc: ConstructorParameters<typeof Editor>[0], read: PsdImport) {
+  const editor = new Editor(doc, { ids: idCounter('imp'), random: () => 0.5 });
+  const result = editor.execute(importPsdLayers, {
+    into: { newPage: true, after: 0 },
+    entries: entriesOf(read),
+    missing: read.missing,
+  });
+  if (!result.ok) throw new Error(result.error);
+  return { editor, result };
+}
+
 const byName = (doc: { layers: Record<string, LayerNode> }, rootId: string, name: string) => {
   const hit = doc.layers[rootId]!.children.map((id) => doc.layers[id]!).find((l) => l.name === name);
   if (!hit) throw new Error(`no layer ${name}`);
@@ -85,13 +97,7 @@ describe('Koma PSD round trip', () => {
   });
 
   it('rebuilds the page on a new page in one undo step: same panels, clipping, text, appearance', () => {
-    const editor = new Editor(doc, { ids: idCounter('imp'), random: () => 0.5 });
-    const result = editor.execute(importPsdLayers, {
-      into: { newPage: true, after: 0 },
-      entries: entriesOf(read),
-      missing: read.missing,
-    });
-    if (!result.ok) throw new Error(result.error);
+    const { editor, result } = importOnNewPage(doc, read);
     const after = editor.doc;
     expect(after.pages).toHaveLength(2);
     const page = after.pages[1]!;
@@ -346,13 +352,7 @@ describe('Koma PSD round trip of poses and sketches', () => {
   it('brings an untouched pose and sketch back from their data, the pairing following the new ids', () => {
     const read = readPsdForImport(bytes);
     expect(read.changed).toEqual([]);
-    const editor = new Editor(doc, { ids: idCounter('imp'), random: () => 0.5 });
-    const result = editor.execute(importPsdLayers, {
-      into: { newPage: true, after: 0 },
-      entries: entriesOf(read),
-      missing: read.missing,
-    });
-    if (!result.ok) throw new Error(result.error);
+    const { editor } = importOnNewPage(doc, read);
     const rootId = editor.doc.pages[1]!.rootId;
     // Poses and sketches are named by their number on the page, as when they are made.
     const ofType = (type: string) =>

@@ -97,3 +97,28 @@ describe('server with S3 storage', () => {
     await app.close();
   });
 });
+
+describe('layer thumbnails', () => {
+  let backend: TestBackend;
+  beforeAll(async () => {
+    backend = await createBackend('sqlite');
+  });
+  afterAll(() => backend.destroy());
+
+  it('are made when an image is uploaded, before the layer list asks for them', async () => {
+    const app = await backend.start();
+    const client = new TestClient(app);
+    await client.signUp('thumbs@example.com');
+    const uploaded = await client.post('/api/image', {
+      encoded: (await makePng(600, 300)).toString('base64'),
+      fileType: 'png',
+    });
+    const { id } = uploaded.json() as { id: string };
+    const kept = path.join(backend.config.dataDir, 'images', id.slice(0, 2), `${id}.thumb`);
+    expect(fs.existsSync(kept)).toBe(true);
+    const served = await client.get(`/api/images/${id}/thumbnail`);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    expect(Buffer.compare(served.rawPayload, fs.readFileSync(kept))).toBe(0);
+    await app.close();
+  });
+});

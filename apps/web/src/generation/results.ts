@@ -5,6 +5,10 @@
 import type { EditorSession } from '../editor/session.ts';
 import { api } from '../api/endpoints.ts';
 import { Observable } from './observable.ts';
+import { LookupQueue } from './lookup-queue.ts';
+
+/** Recipe lookups of the whole tab, two at a time (see LookupQueue). */
+const lookups = new LookupQueue(2);
 
 /** The recipe of a picture, as GET /api/flow_images/?variationId= records it (docs/api-generation.md). */
 export interface Recipe {
@@ -99,18 +103,20 @@ export class Results {
     const known = this.recipes.get(variationId);
     if (known !== undefined) return known;
     this.recipes.set(variationId, 'loading');
-    void api.flowImages
-      .find(variationId)
-      .then((answer) => {
-        const entry = answer.userImages.find(
-          (u) => (u as { variationId?: unknown } | null)?.variationId === variationId,
-        ) as { generationData?: unknown } | undefined;
-        const recipe = recipeFrom(entry?.generationData);
-        this.recipes.set(variationId, recipe);
-        if (recipe?.engine) this.engines.set(variationId, recipe.engine);
-      })
-      .catch(() => this.recipes.set(variationId, null))
-      .finally(() => this.bump());
+    lookups.add(() =>
+      api.flowImages
+        .find(variationId)
+        .then((answer) => {
+          const entry = answer.userImages.find(
+            (u) => (u as { variationId?: unknown } | null)?.variationId === variationId,
+          ) as { generationData?: unknown } | undefined;
+          const recipe = recipeFrom(entry?.generationData);
+          this.recipes.set(variationId, recipe);
+          if (recipe?.engine) this.engines.set(variationId, recipe.engine);
+        })
+        .catch(() => this.recipes.set(variationId, null))
+        .finally(() => this.bump()),
+    );
     return 'loading';
   }
 

@@ -5,6 +5,7 @@ import {
   decodeWorkspaceData,
   diffJson,
   encodeWorkspaceData,
+  jsonLengthAfter,
   knowDocument,
   validatePatched,
   type JsonPatchOperation,
@@ -220,7 +221,7 @@ interface Tally {
 
 /** The server now: apply to the held decoded head, check what changed; decode the whole only when undecided. */
 function incrementalSave(
-  head: { doc: WorkspaceData; known: KnownObjects },
+  head: { doc: WorkspaceData; known: KnownObjects; length: number },
   patch: JsonPatchOperation[],
   tally: Tally,
 ): { ok: true; text: string; doc: WorkspaceData; known: KnownObjects } | { ok: false; error: string } {
@@ -229,7 +230,10 @@ function incrementalSave(
   const quick = validatePatched(head.known, head.doc, applied.value, patch);
   if (quick.ok) {
     tally.quick++;
-    return { ok: true, text: JSON.stringify(quick.value), doc: quick.value, known: head.known };
+    const text = JSON.stringify(quick.value);
+    // The length the server stores the version by, measured from the head's without writing the text out.
+    expect(jsonLengthAfter(head.known, head.doc, head.length, quick.value)).toBe(text.length);
+    return { ok: true, text, doc: quick.value, known: head.known };
   }
   tally.fallback++;
   const decoded = decodeWorkspaceData(applied.value);
@@ -251,7 +255,7 @@ describe('incremental validation of patch saves', () => {
         const first = decodeWorkspaceData(saved(editor));
         if (!first.ok) throw new Error(first.error.message);
         let storedText = JSON.stringify(first.value);
-        let head = { doc: first.value, known: knowDocument(first.value) };
+        let head = { doc: first.value, known: knowDocument(first.value), length: storedText.length };
         deepFreeze(head.doc);
         let pending: JsonPatchOperation[] = [];
         for (const m of [...moves, { kind: 'save' as const }]) {
@@ -291,7 +295,7 @@ describe('incremental validation of patch saves', () => {
           expect(mineNow.text).toBe(full.text);
           if (!wasSabotaged) expect(JSON.parse(mineNow.text)).toEqual(mine);
           storedText = mineNow.text;
-          head = { doc: mineNow.doc, known: mineNow.known };
+          head = { doc: mineNow.doc, known: mineNow.known, length: storedText.length };
           // Nothing may ever change a held head: the next save shares its objects.
           deepFreeze(head.doc);
         }

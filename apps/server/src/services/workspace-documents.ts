@@ -4,7 +4,7 @@ import {
   applyJsonPatch,
   decodeWorkspaceData,
   DOCUMENT_VERSION,
-  jsonLength,
+  jsonLengthAfter,
   patchBetween,
   validatePatched,
   type DocumentText,
@@ -71,7 +71,7 @@ export function patchHeldHead(head: DecodedHead, patch: JsonPatch): PatchedDocum
   if (!quick.ok) return decodePatched(head.doc, applied.value, patch);
   return {
     data: quick.value,
-    json: lazyText(quick.value, jsonLength(head.known, quick.value)),
+    json: lazyText(quick.value, jsonLengthAfter(head.known, head.doc, head.length, quick.value)),
     stored: quick.inSavedForm ? JSON.stringify(patch) : patchBetween(head.doc, quick.value),
     known: head.known,
   };

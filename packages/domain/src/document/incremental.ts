@@ -399,3 +399,52 @@ export function jsonLength(known: KnownObjects, value: unknown): number {
   known.lengths.set(value, length);
   return length;
 }
+
+/**
+ * `jsonLength(known, value)` for a value made from `was` (whose length is `wasLength`) by a patch, which copies only
+ * the containers on its paths: containers of the same shape as their counterpart in `was` (same array length, same
+ * keys in the same order) are measured as that length plus what their changed members add, so a one-layer change
+ * compares the unchanged siblings by identity instead of measuring or looking each one up.
+ */
+export function jsonLengthAfter(known: KnownObjects, was: unknown, wasLength: number, value: unknown): number {
+  if (value === was) return wasLength;
+  if (typeof value !== 'object' || value === null || typeof was !== 'object' || was === null) {
+    return jsonLength(known, value);
+  }
+  const memo = known.lengths.get(value);
+  if (memo !== undefined) return memo;
+  let length = wasLength;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(was) || was.length !== value.length) return jsonLength(known, value);
+    for (let i = 0; i < value.length; i++) {
+      const before: unknown = was[i];
+      const after: unknown = value[i];
+      if (before === after) continue;
+      if (!measurable(before) || !measurable(after)) return jsonLength(known, value);
+      const beforeLength = jsonLength(known, before);
+      length += jsonLengthAfter(known, before, beforeLength, after) - beforeLength;
+    }
+  } else {
+    if (Array.isArray(was)) return jsonLength(known, value);
+    const keys = Object.keys(value);
+    const wasKeys = Object.keys(was);
+    if (keys.length !== wasKeys.length) return jsonLength(known, value);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
+      if (wasKeys[k] !== key) return jsonLength(known, value);
+      const before = (was as Raw)[key];
+      const after = (value as Raw)[key];
+      if (before === after) continue;
+      if (!measurable(before) || !measurable(after)) return jsonLength(known, value);
+      const beforeLength = jsonLength(known, before);
+      length += jsonLengthAfter(known, before, beforeLength, after) - beforeLength;
+    }
+  }
+  known.lengths.set(value, length);
+  return length;
+}
+
+/** Written as itself by JSON.stringify (undefined and functions are left out of objects and nulled in arrays). */
+function measurable(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function';
+}

@@ -188,6 +188,8 @@ class Check {
       for (let i = 0; i < field.length; i++) {
         const kid: unknown = field[i];
         const counterpart = before[i];
+        // Unchanged in place: a child of a valid layer, valid with everything below, and its tree fields the same.
+        if (kid === counterpart) continue;
         const same = counterpart && isObject(kid) && kid.id === counterpart.id ? counterpart : undefined;
         const child = this.layer(kid, same);
         if (!child) return null;

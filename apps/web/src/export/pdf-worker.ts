@@ -2,9 +2,18 @@
 // The export worker's side of a streamed PDF (pdf-export.ts is the main thread's): pages arrive one at a time, are
 // composed, toned and written, and the file's bytes go into blobs as they are final. Large blobs live in the
 // browser's blob store (which spills to disk), so neither the worker nor the page ever holds the whole file.
-import { ChapterPdfWriter, ExportError, PRINT_DPI, PixelPool, composePdfPage, type PdfTextRun } from '@koma/editor';
+import {
+  ChapterPdfWriter,
+  ExportError,
+  PRINT_DPI,
+  PixelPool,
+  composePdfPage,
+  halftone,
+  type PdfTextRun,
+  type ScreenOptions,
+} from '@koma/editor';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
-import { toneRaster, type PageTone } from './tone-pages.ts';
+import { pageScreen, type PageTone } from './tone-pages.ts';
 
 type PdfRequest = Extract<WorkerRequest, { type: 'pdfStart' | 'pdfPage' | 'pdfFinish' }>;
 
@@ -41,6 +50,8 @@ let pdf: {
   writer: ChapterPdfWriter;
   sink: BlobSink;
   tone: PageTone;
+  /** The one-ink screen at the page setup's resolution, for a screentone PDF. */
+  screen: ScreenOptions | undefined;
   fileName: string;
   pages: number;
   /** The page rasters' buffers, taken again by the next page once a page is written. */
@@ -62,13 +73,14 @@ export async function handlePdf(request: PdfRequest, reply: (message: WorkerRepl
   if (request.type === 'pdfStart') {
     const sink = new BlobSink();
     const { tone } = request;
-    // On a one-ink page the watermark is drawn on the page's own screen (the one toneRaster uses).
-    const screen = tone.kind === 'screentone' ? { lpi: tone.lpi, angle: tone.angle, dpi: PRINT_DPI } : undefined;
+    // On a one-ink page the watermark is drawn on the page's own screen, both at the resolution the pages are
+    // printed at (the setup's, which the writer places the page images by).
+    const screen = pageScreen(tone, request.options.dpi ?? PRINT_DPI);
     const writer = await ChapterPdfWriter.create(
       { ...request.options, fonts, ...(screen ? { screen } : {}) },
       sink.write,
     );
-    pdf = { writer, sink, tone: request.tone, fileName: request.fileName, pages: 0, pool: new PixelPool() };
+    pdf = { writer, sink, tone, screen, fileName: request.fileName, pages: 0, pool: new PixelPool() };
     reply({ type: 'ready' });
     return;
   }
@@ -84,7 +96,7 @@ export async function handlePdf(request: PdfRequest, reply: (message: WorkerRepl
     }
     // Greys are taken by the writer (each pixel's luminance, pictures and rasters alike); a screentone page is one
     // raster (pdfImageSizes leaves every picture in it), screened here.
-    const pixels = pdf.tone.kind === 'screentone' ? toneRaster(composed.pixels, pdf.tone) : composed.pixels;
+    const pixels = pdf.screen ? halftone(composed.pixels, pdf.screen) : composed.pixels;
     await fetchFonts(request.texts);
     await pdf.writer.addPage({
       pixels,

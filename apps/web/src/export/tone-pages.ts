@@ -1,10 +1,12 @@
-import { PRINT_DPI, halftone, toGrey, type Raster } from '@koma/editor';
+import type { ScreenOptions } from '@koma/editor';
 
 /** How the PDF's pages are inked: as drawn, in greys, or in pure black and white dots for a one-ink press. */
 export type PageTone = { kind: 'colour' } | { kind: 'grey' } | { kind: 'screentone'; lpi: number; angle: number };
 
-/** A composed page re-inked as `tone` asks (the colour page is returned as it is). */
-export function toneRaster(raster: Raster, tone: PageTone): Raster {
-  if (tone.kind === 'colour') return raster;
-  return tone.kind === 'grey' ? toGrey(raster) : halftone(raster, { lpi: tone.lpi, angle: tone.angle, dpi: PRINT_DPI });
+/**
+ * The one-ink screen of a screentone PDF, for its page rasters and the watermark's dots alike: lines per inch are
+ * only a dot size once the pixels' own resolution is known, the page setup's (600 dpi for monochrome print setups).
+ */
+export function pageScreen(tone: PageTone, dpi: number): ScreenOptions | undefined {
+  return tone.kind === 'screentone' ? { lpi: tone.lpi, angle: tone.angle, dpi } : undefined;
 }

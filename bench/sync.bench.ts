@@ -6,7 +6,8 @@
  * before a keyframe).
  *
  * Server CPU per request is process CPU between Fastify's onRequest and onResponse: the client is idle then,
- * awaiting the answer. It includes the fsync of every SQLite commit
+ * awaiting the answer. The window opens at this bench's onRequest hook, which runs after the app's own (security
+ * headers, session lookup), so those fall outside it; the process CPU read from /proc beside it includes them. It includes the fsync of every SQLite commit
  * (synchronous=FULL, so an acknowledged save survives power loss). A third row saves the same command on a
  * one-layer document: what any save costs whatever the document's size. Targets: a one-layer change sends < 2 KB and costs < 1 ms server CPU at p50; storage per
  * version < 2 % of the document; any version opens in < 300 ms.

@@ -66,6 +66,12 @@ describe('a chapter within its image budget', () => {
       imagesPerPage: IMAGES_PER_PAGE,
     });
     await page.evaluate((mib) => localStorage.setItem('koma.imageBudgetMiB', String(mib)), BUDGET_MIB);
+    const lookups = { one: 0, many: 0 };
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/image' && request.method() === 'GET') lookups.one++;
+      if (url.pathname === '/api/image/urls') lookups.many++;
+    });
     await page.goto(`/editor/${workspace}`);
     await page.waitForSelector('[data-testid=canvas] canvas');
     await expect.poll(() => page.getByTestId('page-thumb').count()).toBe(PAGES);
@@ -91,6 +97,8 @@ describe('a chapter within its image budget', () => {
     await page.getByTestId('page-thumb').nth(0).click();
     await expect.poll(async () => (await snapshot(page)).currentReady, { timeout: 30_000 }).toBe(true);
     expect((await snapshot(page)).peakBytes).toBeLessThanOrEqual(BUDGET_MIB * MiB);
+    // Every picture's URL came from the one lookup of the whole document: each picture was one request.
+    expect(lookups).toEqual({ one: 0, many: 1 });
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

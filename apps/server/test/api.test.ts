@@ -353,6 +353,28 @@ describe.each(backends)('API on %s', (backendName) => {
       expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 256, 256]);
     });
 
+    it("resolves many ids to their URLs in one call, leaving out others' and unknown ones", async () => {
+      const a = client();
+      const b = client();
+      await a.signUp('urls-a@example.com');
+      await b.signUp('urls-b@example.com');
+      const png = (await makePng()).toString('base64');
+      const upload = async (c: ReturnType<typeof client>) =>
+        ((await c.post('/api/image', { encoded: png, fileType: 'png' })).json() as { id: string }).id;
+      const mine = [await upload(a), await upload(a)];
+      const theirs = await upload(b);
+      const answer = await a.post('/api/image/urls', { ids: [...mine, theirs, 'neverStored', mine[0]] });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({
+        urls: Object.fromEntries(mine.map((id) => [id, `/api/images/${id}`])),
+      });
+      for (const id of mine) expect((await a.get(`/api/image?id=${id}`)).json()).toEqual({ url: `/api/images/${id}` });
+      const bad = await a.post('/api/image/urls', { ids: ['../x'] });
+      expect(bad.statusCode).toBe(400);
+      expect(JSON.stringify(bad.json())).toContain('ids');
+      expect((await a.post('/api/image/urls', { ids: [] })).statusCode).toBe(400);
+    });
+
     it('stores what the bytes are, whatever fileType says', async () => {
       const c = client();
       await c.signUp('hint@example.com');

@@ -7,6 +7,8 @@ import {
   loadImageById,
   loadImageBytesById,
   loadImageBlobById,
+  resolveImageUrls,
+  IMAGE_URLS_MAX,
   localImageUrl,
   readBodyWithProgress,
 } from '../src/api/imageLoader.ts';
@@ -180,6 +182,35 @@ describe('loadImageBlobById', () => {
     const d = deps(() => Promise.resolve(new Response('{"error":"not_found"}', { status: 404 })));
     await expect(loadImageBlobById('missing', d)).resolves.toBeNull();
     expect(d.log).toHaveBeenCalledWith('Failed to load image', expect.any(Error));
+  });
+});
+
+describe('resolveImageUrls', () => {
+  it('answers bundled ids locally and asks the server for the rest in one call per thousand', async () => {
+    const asked: string[][] = [];
+    const fetch = vi.fn<FetchLike>((_input, init) => {
+      const { ids } = JSON.parse(init?.body as string) as { ids: string[] };
+      asked.push(ids);
+      // The server leaves out ids it does not know.
+      const urls = Object.fromEntries(ids.filter((id) => id !== 'gone').map((id) => [id, `/api/images/${id}`]));
+      return Promise.resolve(new Response(JSON.stringify({ urls }), { status: 200 }));
+    });
+    const many = Array.from({ length: IMAGE_URLS_MAX + 5 }, (_, i) => `id${i}`);
+    const urls = await resolveImageUrls([SAMPLE_IMAGE_ID, 'gone', ...many, 'id0'], deps(fetch));
+    expect(fetch.mock.calls.map((c) => [c[0], c[1]?.method])).toEqual([
+      ['/api/image/urls', 'POST'],
+      ['/api/image/urls', 'POST'],
+    ]);
+    expect(asked.map((ids) => ids.length)).toEqual([IMAGE_URLS_MAX, 6]);
+    expect(urls.get(SAMPLE_IMAGE_ID)).toBe('/demo/sample-wave.svg');
+    expect(urls.get('id1004')).toBe('/api/images/id1004');
+    expect(urls.has('gone')).toBe(false);
+    expect(urls.size).toBe(many.length + 1);
+  });
+
+  it('throws on an HTTP error (the caller then looks ids up one by one)', async () => {
+    const d = deps(() => Promise.resolve(new Response('{}', { status: 500 })));
+    await expect(resolveImageUrls(['a'], d)).rejects.toThrow('HTTP error! status: 500');
   });
 });
 

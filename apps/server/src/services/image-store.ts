@@ -195,6 +195,19 @@ export class ImageStore {
     return bytes ? { bytes, mime: row.mime } : null;
   }
 
+  /** Which of `ids` exist and belong to the user (one query; the others are left out, as if absent). */
+  async ownedIds(userId: string, ids: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(ids.filter(isId))];
+    if (wanted.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('images')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('id', 'in', wanted)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** True when the image exists and belongs to the user. */
   async exists(userId: string, id: string): Promise<boolean> {
     return (await this.findOwned(userId, id)) !== undefined;

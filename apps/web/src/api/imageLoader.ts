@@ -194,6 +194,41 @@ export async function loadImageBytesById(
   }
 }
 
+/** Ids one POST /api/image/urls may resolve (the server's limit). */
+export const IMAGE_URLS_MAX = 1000;
+
+/**
+ * Resolves many stored image ids to their URLs with POST /api/image/urls, a call beside the spec's one-id
+ * GET /api/image?id= (docs/decisions/web.md): the editor asks once for every picture of a document, so each picture
+ * is then one request. Bundled (demo) ids are answered locally; ids the server does not know are left out (their
+ * one-id lookup then fails as before). Throws on an HTTP or network error.
+ */
+export async function resolveImageUrls(
+  ids: Iterable<string>,
+  deps?: Partial<ImageLoaderDeps>,
+): Promise<Map<string, string>> {
+  const d = resolveDeps(deps);
+  const urls = new Map<string, string>();
+  const remote: string[] = [];
+  for (const id of new Set(ids)) {
+    const local = localImageUrl(id);
+    if (local !== null) urls.set(id, `${d.baseUrl}${local}`);
+    else remote.push(id);
+  }
+  for (let i = 0; i < remote.length; i += IMAGE_URLS_MAX) {
+    const response = await d.fetch(`${d.baseUrl}/api/image/urls`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ ids: remote.slice(i, i + IMAGE_URLS_MAX) }),
+    });
+    if (!response.ok) throw new Error(`HTTP error! status: ${response.status}`);
+    const body = (await response.json()) as { urls?: Record<string, unknown> };
+    for (const [id, url] of Object.entries(body.urls ?? {})) if (typeof url === 'string' && url) urls.set(id, url);
+  }
+  return urls;
+}
+
 /**
  * Downloads a stored image by id as a Blob (typed by the response), for createImageBitmap or an ImageDecoder: the
  * body is never copied into script memory, where reading it as bytes and wrapping them in a Blob again cost a

@@ -23,6 +23,7 @@ export {
   loadImageById,
   loadImageBytesById,
   loadImageBlobById,
+  resolveImageUrls,
   localImageUrl,
   readBodyWithProgress,
   toDataUrl,

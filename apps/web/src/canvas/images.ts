@@ -1,5 +1,5 @@
 import { jpegSize, scaledDecodeSize } from '@koma/editor';
-import { ImageCache, imageCacheBudget, loadImageBlobById } from '../api/index.ts';
+import { ImageCache, imageCacheBudget, loadImageBlobById, resolveImageUrls } from '../api/index.ts';
 
 /**
  * A decoded picture. An ImageBitmap, not an <img>: createImageBitmap decodes off the main thread and the bitmap
@@ -18,6 +18,9 @@ export function levelFor(side: number): number {
 }
 
 const scaledKey = (id: string, level: number) => `${id}@${level}`;
+
+/** Downloads kept waiting for their decode: four pages of ten pictures fetched ahead. */
+const DOWNLOADS_KEPT = 40;
 
 /** How much of a JPEG is read to find its size before decoding it scaled (its header, EXIF included, is smaller). */
 const JPEG_HEAD_BYTES = 64 * 1024;
@@ -68,8 +71,13 @@ export class ImageStore {
   private readonly listeners = new Set<(id: string) => void>();
   /** Image URLs by id: an evicted image coming back is downloaded again (from the HTTP cache) without asking for it. */
   private readonly urls = new Map<string, string>();
-  /** Downloads under way, by id: a full and a scaled decode of one picture share one download. */
+  /**
+   * Downloads under way or done and not yet decoded, by id: a full and a scaled decode of one picture share one
+   * download, and a picture fetched ahead (`fetchAhead`) waits here for its decode. At most `DOWNLOADS_KEPT`.
+   */
   private readonly downloads = new Map<string, Promise<Blob | null>>();
+  /** URL lookups of many ids at once under way, by id (`resolveUrls`). */
+  private readonly resolving = new Map<string, Promise<void>>();
   /** The scaled level the view last asked for, by id (what `settled` waits for). */
   private readonly wanted = new Map<string, number>();
   /** Scaled levels held, by id (so pinning an id pins its scaled copies). */
@@ -111,6 +119,42 @@ export class ImageStore {
       this.wanted.set(id, level);
       if (!this.drawable(id, level)) this.startScaled(id, level);
     }
+  }
+
+  /**
+   * Resolves the URLs of `ids` not known yet in one call (POST /api/image/urls), so that loading each of them is then
+   * a single request; a load that starts meanwhile waits for it. If the call fails, each id is looked up alone, as
+   * before.
+   */
+  resolveUrls(ids: Iterable<string>): void {
+    const unknown = [...new Set(ids)].filter((id) => !this.urls.has(id) && !this.resolving.has(id));
+    if (unknown.length === 0) return;
+    const done = resolveImageUrls(unknown)
+      .then((found) => {
+        for (const [id, url] of found) this.urls.set(id, url);
+      })
+      .catch((error: unknown) => console.warn('Image URLs could not be resolved at once; one by one instead', error))
+      .finally(() => {
+        for (const id of unknown) this.resolving.delete(id);
+      });
+    for (const id of unknown) this.resolving.set(id, done);
+  }
+
+  /**
+   * Starts downloading (not decoding) pictures about to be needed, once the caller's synchronous work is over (so the
+   * open page's own downloads are asked for first): turning to the next page then finds its bytes here and only
+   * decodes them. Not at fetch priority `low`: Chrome then sent them one at a time, and a page turned to before its
+   * bytes had arrived waited for that queue (p95 207–300 ms against 169–193 ms in the benchmark).
+   */
+  fetchAhead(ids: Iterable<string>): void {
+    const wanted = [...ids];
+    queueMicrotask(() => {
+      for (const id of wanted) {
+        const level = this.wanted.get(id);
+        const ready = level === undefined ? this.cache.has(id) : this.drawable(id, level);
+        if (!ready && !this.downloads.has(id) && this.pending.get(id)?.status !== 'failed') void this.download(id);
+      }
+    });
   }
 
   /**
@@ -260,14 +304,30 @@ export class ImageStore {
     if (this.handoff.size > HANDOFF_LIMIT && oldest !== undefined) this.handoff.delete(oldest);
   }
 
-  /** The picture's bytes, downloaded once however many decodes wait for them. */
+  /** The picture's bytes, downloaded once however many decodes wait for them (see `downloads`). */
   private download(id: string): Promise<Blob | null> {
     let download = this.downloads.get(id);
     if (!download) {
-      download = loadImageBlobById(id, undefined, this.urls).finally(() => this.downloads.delete(id));
+      download = (async () => {
+        await this.resolving.get(id);
+        return loadImageBlobById(id, undefined, this.urls);
+      })();
       this.downloads.set(id, download);
+      // The oldest go first: a picture fetched ahead and never shown must not be kept for good.
+      for (const old of this.downloads.keys()) {
+        if (this.downloads.size <= DOWNLOADS_KEPT) break;
+        this.downloads.delete(old);
+      }
     }
     return download;
+  }
+
+  /** A decode's bytes: the download is let go once it is used (the decoded picture is what is kept). */
+  private async bytesFor(id: string): Promise<Blob | null> {
+    const download = this.download(id);
+    const blob = await download;
+    if (this.downloads.get(id) === download) this.downloads.delete(id);
+    return blob;
   }
 
   private fail(key: string, id: string): void {
@@ -278,7 +338,7 @@ export class ImageStore {
 
   private async load(id: string): Promise<void> {
     this.pending.set(id, { status: 'loading' });
-    const blob = await this.download(id);
+    const blob = await this.bytesFor(id);
     if (!blob) return this.fail(id, id);
     try {
       const image = await decodeImage(blob);
@@ -298,7 +358,7 @@ export class ImageStore {
   private async loadScaled(id: string, level: number): Promise<void> {
     const key = scaledKey(id, level);
     this.pending.set(key, { status: 'loading' });
-    const blob = await this.download(id);
+    const blob = await this.bytesFor(id);
     if (!blob) return this.fail(key, id);
     try {
       const scaled = await decodeScaled(blob, level);

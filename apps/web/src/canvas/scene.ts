@@ -187,10 +187,17 @@ export class SceneRenderer {
     const page = this.session.ui.state.activePage;
     if (this.pinnedFor?.layers === doc.layers && this.pinnedFor.page === page) return;
     this.pinnedFor = { layers: doc.layers, page };
+    // Every picture of the document in one URL lookup (a no-op for those already known).
+    this.images.resolveUrls(this.allRoots(doc).flatMap((rootId) => imageIdsOf(doc, rootId)));
     const ids = new Set<string>();
     for (const rootId of this.nearbyRoots(doc)) for (const id of imageIdsOf(doc, rootId)) ids.add(id);
     this.images.pin(VIEW_PIN, ids);
     this.prefetchNeighbours();
+  }
+
+  /** Every page's root (a comic), or the canvas root. */
+  private allRoots(doc: DocState): string[] {
+    return this.session.type === 'COMIC' ? doc.pages.map((p) => p.rootId) : [doc.rootId];
   }
 
   /** The open page's root first, then the pages either side of it (a comic), or the canvas root. */
@@ -200,11 +207,18 @@ export class SceneRenderer {
     return [page, page + 1, page - 1].flatMap((i) => (doc.pages[i] ? [doc.pages[i].rootId] : []));
   }
 
-  /** Loads the neighbouring pages' images once the open page has all of its own, so they never compete with it. */
+  /**
+   * Decodes the neighbouring pages' images once the open page has all of its own, so they never compete with it;
+   * until then only downloads them, queued behind the open page's.
+   */
   private prefetchNeighbours(): void {
     const doc = this.session.editor.doc;
     const [current, ...neighbours] = this.nearbyRoots(doc);
-    if (current === undefined || !this.images.settled(imageIdsOf(doc, current))) return;
+    if (current === undefined) return;
+    if (!this.images.settled(imageIdsOf(doc, current))) {
+      for (const rootId of neighbours) this.images.fetchAhead(imageIdsOf(doc, rootId));
+      return;
+    }
     // At the size this view will draw them, so turning the page finds them ready to draw.
     const zoom = this.session.view().zoom;
     for (const rootId of neighbours) this.images.prefetch(imageIdsOf(doc, rootId), imageSidesOf(doc, rootId, zoom));

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Page, Route, Worker } from 'playwright-core';
+import { EXPORT_WORKER_IDLE_MS } from '@koma/domain';
 import { readPsd, writePsdUint8Array, type Layer as PsdLayer } from 'ag-psd';
 import { unzipSync } from 'fflate';
 import { PDFDocument, PDFName } from 'pdf-lib';
@@ -623,6 +624,80 @@ describe('exporting a whole comic', () => {
       expect(workers.filter((url) => url.includes('psd.worker'))).toHaveLength(1);
       expect(realErrors(ja.problems.errors)).toEqual([]);
       await ja.context.close();
+    },
+  );
+});
+
+describe('the export worker between exports', () => {
+  it(
+    'keeps one worker for repeated single-page exports, ends it after the idle time, and replaces it after a cancel',
+    { timeout: 240_000 },
+    async () => {
+      const tab = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1400, height: 900 } });
+      const p = tab.page;
+      // The page's clock runs as usual, and can be moved on by the idle time without waiting for it.
+      await p.clock.install();
+      const started: Worker[] = [];
+      const closed = new Set<Worker>();
+      p.on('worker', (w) => {
+        if (!w.url().includes('psd.worker')) return;
+        started.push(w);
+        w.on('close', () => closed.add(w));
+      });
+      const alive = () => started.filter((w) => !closed.has(w)).length;
+      await signUp(p, uniqueEmail('export-warm'));
+      await p.getByRole('button', { name: /New comic/ }).click();
+      await p.waitForURL(/\/editor\/[^/]+$/);
+      await p.waitForSelector('[data-testid=canvas] canvas');
+      await p.getByTestId('tab-panel_presets').click();
+      await p.getByTestId('preset-three-tiers').click();
+      await p.getByTestId('export-open').click();
+
+      // PSD, PNG, PSD of the same page: one worker, the second PSD built on the buffers of the exports before it,
+      // byte for byte the file the first was.
+      const first = await exportFile(p, 'psd');
+      expect((await exportFile(p, 'png')).name).toMatch(/\.png$/);
+      const again = await exportFile(p, 'psd');
+      expect(again.bytes.equals(first.bytes)).toBe(true);
+      expect(started).toHaveLength(1);
+      expect(alive()).toBe(1);
+
+      // Idle for just under the time it is kept: still there; past it: ended.
+      await p.clock.fastForward(EXPORT_WORKER_IDLE_MS - 2000);
+      await p.waitForTimeout(500);
+      expect(alive()).toBe(1);
+      await p.clock.fastForward(2500);
+      await expect.poll(alive, SLOW).toBe(0);
+
+      // A cancelled export: the new worker's script is held back, so the export is surely under way when Cancel is
+      // pressed. Nothing is downloaded, no worker is left behind but the one kept, and the next export works.
+      const hold = async (route: Route) => {
+        await new Promise((r) => setTimeout(r, 3000));
+        await route.continue().catch(() => undefined);
+      };
+      await p.route('**/psd.worker*', hold);
+      let downloads = 0;
+      const count = () => downloads++;
+      p.on('download', count);
+      try {
+        await p.getByTestId('export-format-psd').check();
+        await p.getByTestId('export-start').click();
+        await p.getByTestId('export-cancel').click();
+        await expect.poll(() => p.getByTestId('export-notice').innerText(), SLOW).toContain('Export cancelled');
+        expect(await p.getByTestId('export-error').count()).toBe(0);
+        await p.waitForTimeout(3500);
+        expect(downloads).toBe(0);
+      } finally {
+        p.off('download', count);
+        await p.unroute('**/psd.worker*', hold);
+      }
+      // (A worker ended before its script loaded is never reported to the test, so only the live ones are counted.)
+      expect(alive()).toBeLessThanOrEqual(1);
+      const after = await exportFile(p, 'psd');
+      expect(after.bytes.equals(first.bytes)).toBe(true);
+      expect(alive()).toBe(1);
+      expect(realErrors(tab.problems.errors)).toEqual([]);
+      await tab.context.close();
     },
   );
 });

@@ -71,6 +71,11 @@ export const FPS_RESTRICTED_CAP = 30;
 
 export const EXPORT_LOAD_TIMEOUT_MS = 10_000;
 export const EXPORT_LOAD_POLL_MS = 500;
+/**
+ * How long the browser keeps its export worker after a PSD or PNG export, for the next one: meanwhile it holds the
+ * pixel buffers of the last page it wrote (docs/decisions/export.md, "The export worker between exports").
+ */
+export const EXPORT_WORKER_IDLE_MS = 60_000;
 export const PSD_EXPORT_WIDTH = 1700;
 export const PSD_EXPORT_HEIGHT = 2400;
 export const PSD_PANEL_STROKE_PX = 5;

@@ -104,7 +104,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
     return run(async (signal) => {
       const plan = await serverPlan(user?.plan);
       setPlan(plan);
-      if (format === 'png') await exportPng(session, plan, setProgress);
+      if (format === 'png') await exportPng(session, plan, setProgress, signal);
       else if (format === 'pngPages' || format === 'cbz') await exportPages(session, plan, format, setProgress, signal);
       else if (format === 'pdf') {
         const pageTone: PageTone =

@@ -79,7 +79,7 @@ export async function exportPdf(
     if (reply.type !== 'blob') throw new ExportError(exportText('error.unexpectedReply'));
     downloadBlob(reply.blob, reply.fileName);
   } finally {
-    worker.terminate();
+    worker.release();
   }
   return { lowResolution: lowResolutionImages(placed) };
 }

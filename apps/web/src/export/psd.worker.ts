@@ -23,9 +23,10 @@ import { transfers, type PageJob, type WordedText, type WorkerReply, type Worker
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 /**
- * Pixel buffers shared by the pages this worker writes: the app gives each export job a worker of its own (run.ts)
- * and ends it with the job, so a whole comic's pages after the first build on the composite and panel buffers of
- * the page before, and nothing is held once the job is done.
+ * Pixel buffers shared by the pages this worker writes: a whole comic's pages after the first build on the composite
+ * and panel buffers of the page before. The app keeps this worker between PSD and PNG exports (worker-client.ts,
+ * EXPORT_WORKER_IDLE_MS), so a repeated export of a page builds on the buffers of the last one; the pool holds one
+ * page's buffers at most, let go with the worker once it has been idle for a while.
  */
 const pool = new PixelPool();
 
@@ -66,10 +67,16 @@ async function writePage(
   const thumb = thumbnailPixels(built.composite);
   attachThumbnail(built.psd, await encode(thumb, 'image/jpeg'), thumb.width, thumb.height);
   step({ key: 'writing', file: job.fileName });
-  const bytes = writePsdBytes(built.psd, { compression });
-  // Written: the next page builds on this page's composite and panel buffers.
-  pool.reclaim();
-  return bytes;
+  return writePsdBytes(built.psd, { compression });
+}
+
+/** Runs a build on the pool and gives its buffers back after, written or failed, for the next page to build on. */
+async function pooled<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    pool.reclaim();
+  }
 }
 
 async function handle(request: WorkerRequest): Promise<void> {
@@ -106,9 +113,16 @@ async function handle(request: WorkerRequest): Promise<void> {
   }
   if (request.type === 'png') {
     reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
-    const built = buildPsd(request.page.plan, new Map(request.page.rasters), { plan: request.plan, thumbnail: false });
-    reply({ type: 'progress', done: 1, total: 2, stage: { key: 'encodingPng' } });
-    const bytes = await encode(built.composite, 'image/png');
+    const bytes = await pooled(async () => {
+      const built = buildPsd(request.page.plan, new Map(request.page.rasters), {
+        plan: request.plan,
+        thumbnail: false,
+        pool,
+      });
+      reply({ type: 'progress', done: 1, total: 2, stage: { key: 'encodingPng' } });
+      // The encoder copies the composite, so its buffer is free for the next export once this resolves.
+      return encode(built.composite, 'image/png');
+    });
     reply({ type: 'file', bytes, fileName: `${request.page.fileName}.png`, mime: 'image/png' }, [
       bytes.buffer as ArrayBuffer,
     ]);
@@ -119,7 +133,7 @@ async function handle(request: WorkerRequest): Promise<void> {
   const step = (stage: StageText) => reply({ type: 'progress', done: done++, total, stage });
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const page of request.pages) {
-    const bytes = await writePage(page, request.plan, request.compression, step, pool);
+    const bytes = await pooled(() => writePage(page, request.plan, request.compression, step, pool));
     files.push({ name: `${page.fileName}.${psdExtension(page.plan.width, page.plan.height)}`, bytes });
   }
   if (request.zipName) {

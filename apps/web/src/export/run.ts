@@ -16,7 +16,7 @@ import { sharedImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { encodePages, onPageProgress, pagePlans, pixelsOf, rasterizeAll, type ExportScope } from './pages.ts';
 import { transfers, type WorkerRequest } from './protocol.ts';
-import { ExportWorker, runWorker, type ProgressFn } from './worker-client.ts';
+import { ExportWorker, keptExportWorker, runWorker, type ProgressFn } from './worker-client.ts';
 import { downloadBytes } from './download.ts';
 
 export type { ExportProgress, ProgressFn } from './worker-client.ts';
@@ -35,10 +35,25 @@ export async function serverPlan(fallback: Plan | null | undefined): Promise<Pla
   }
 }
 
-/** PNG of the open page (or of everything on the infinite canvas) at full resolution; free plans get the watermark. */
-export async function exportPng(session: EditorSession, plan: Plan, onProgress: ProgressFn): Promise<void> {
+/**
+ * PNG of the open page (or of everything on the infinite canvas) at full resolution; free plans get the watermark.
+ * Composited in the tab's kept export worker, on the buffers of the export before it.
+ */
+export async function exportPng(
+  session: EditorSession,
+  plan: Plan,
+  onProgress: ProgressFn,
+  signal?: AbortSignal,
+): Promise<void> {
   const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), sharedImageStore(), onProgress);
-  const reply = await runWorker({ type: 'png', page: job!, plan }, transfers(pixelsOf([job!])), onProgress);
+  signal?.throwIfAborted();
+  const reply = await runWorker(
+    { type: 'png', page: job!, plan },
+    transfers(pixelsOf([job!])),
+    onProgress,
+    signal,
+    keptExportWorker,
+  );
   if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
 }
 
@@ -116,9 +131,9 @@ export async function exportWebtoon(
 }
 
 /**
- * A layered PSD of the open page, or one PSD per page in a zip; written off the main thread by one worker for the
- * whole job, which builds each page on the pixel buffers of the page before. Pages go to the worker one at a time,
- * so only one page's layer pixels are in memory at once.
+ * A layered PSD of the open page, or one PSD per page in a zip; written off the main thread by the tab's kept export
+ * worker (one for the whole job, and kept for the next export a while), which builds each page on the pixel buffers
+ * of the page before. Pages go to the worker one at a time, so only one page's layer pixels are in memory at once.
  */
 export async function exportPsd(
   session: EditorSession,
@@ -130,7 +145,7 @@ export async function exportPsd(
   const plans = pagePlans(session, options.scope, false);
   const images = sharedImageStore();
   const files: { name: string; bytes: Uint8Array }[] = [];
-  const worker = new ExportWorker(onProgress, signal);
+  const worker = new ExportWorker(onProgress, signal, keptExportWorker);
   try {
     for (const [i, pagePlan] of plans.entries()) {
       signal?.throwIfAborted();
@@ -157,6 +172,6 @@ export async function exportPsd(
     );
     if (reply.type === 'file') downloadBytes(reply.bytes, reply.fileName, reply.mime);
   } finally {
-    worker.terminate();
+    worker.release();
   }
 }

@@ -4,11 +4,11 @@ import type { Raster } from './raster.ts';
  * Pixel buffers handed back after a page is written, for the next page's build to take: a page's composite and its
  * panel area and border rasters are tens of megabytes that the system hands out fresh (a page fault per 4 KB) and
  * the garbage collector sweeps again, page after page. A whole comic's pages are mostly one size, so after the first
- * page most takes find a buffer. Owned by one export job; `reclaim` only once nothing reads the built pages any more
- * (the writer has written them).
+ * page most takes find a buffer. Owned by one writer at a time (a PDF job, or the browser's kept export worker
+ * across its exports); `reclaim` only once nothing reads the built pages any more (the writer has written them).
  */
 export class PixelPool {
-  private readonly free: ArrayBuffer[] = [];
+  private free: ArrayBuffer[] = [];
   private lent: ArrayBuffer[] = [];
 
   /** A raster of `width`×`height` whose bytes are all zero, on a pooled buffer when one is large enough. */
@@ -34,9 +34,18 @@ export class PixelPool {
     return { width, height, data };
   }
 
-  /** Every buffer taken since the last reclaim goes back to the pool; rasters made from them must not be used. */
+  /**
+   * Every buffer taken since the last reclaim goes back to the pool; rasters made from them must not be used. Free
+   * buffers this page did not take are let go: the pool holds one page's buffers at most, however many pages (and
+   * of whatever sizes) went through it, which bounds what a worker kept between exports holds.
+   */
   reclaim(): void {
-    this.free.push(...this.lent);
+    this.free = this.lent;
     this.lent = [];
+  }
+
+  /** Bytes the pool holds for the next page (after a reclaim, the buffers of the page before). */
+  get heldBytes(): number {
+    return [...this.free, ...this.lent].reduce((sum, b) => sum + b.byteLength, 0);
   }
 }

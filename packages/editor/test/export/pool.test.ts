@@ -23,6 +23,22 @@ describe('PixelPool', () => {
     expect(pool.take(200, 200).data.buffer).not.toBe(big.data.buffer);
   });
 
+  it("holds one page's buffers at most: a reclaim lets go of free buffers the page did not take", () => {
+    const pool = new PixelPool();
+    const large = pool.take(300, 300);
+    pool.reclaim();
+    expect(pool.heldBytes).toBe(300 * 300 * 4);
+    // A smaller page after it takes the large buffer (the only one); a page that needs two gets one fresh.
+    pool.take(20, 20);
+    pool.take(20, 20);
+    pool.reclaim();
+    expect(pool.heldBytes).toBe(300 * 300 * 4 + 20 * 20 * 4);
+    // A page that takes only the small buffer: the large one is no longer held.
+    expect(pool.take(20, 20).data.buffer).not.toBe(large.data.buffer);
+    pool.reclaim();
+    expect(pool.heldBytes).toBe(20 * 20 * 4);
+  });
+
   it('gives builds the very bytes they write without it, page after page', () => {
     const { doc, rootId } = fixtureDoc();
     const plan = planPage(doc, rootId);

@@ -9,8 +9,13 @@
  * picture at its own resolution only when it is shown larger than its pixels (docs/decisions/export.md), and every
  * picture here (1024² in a 830×460 cell) is larger, so the export too writes one page image per page (plus the free
  * plan's watermark, a 1-bit stencil written once for the chapter).
+ *
+ * Knobs, to iterate on the export: CHAPTER_PAGES (default 40) makes a shorter chapter; CHAPTER_ONLY=pdf skips the
+ * page visits and the bare write (the image store then starts from the first page's pictures only, so its numbers
+ * are not the full run's); CHAPTER_TRACE=file.csv samples the export's memory every 200 ms into that file (renderer
+ * RSS, the page's and its workers' JS heaps and ArrayBuffers, through the DevTools protocol) and prints the peaks.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { execSync } from 'node:child_process';
@@ -23,8 +28,13 @@ import { startServer } from '../e2e/support/server.ts';
 import { REPO_ROOT, WEB_DIST } from '../e2e/support/paths.ts';
 import { chapterPictures, createChapter, uploadPictures } from '../e2e/support/chapter.ts';
 import { median, percentile, printTable } from './stats.ts';
+import { peakWhile, rendererRss, traceMemory } from './renderer-memory.ts';
 
-const PAGES = 40;
+const PAGES = Number(process.env.CHAPTER_PAGES ?? 40);
+/** `pdf`: only the PDF export (no page visits, no bare write), to iterate on the export's memory. */
+const ONLY = process.env.CHAPTER_ONLY ?? '';
+/** A CSV file for the export's memory every 200 ms (renderer RSS, page and worker heaps and ArrayBuffers). */
+const TRACE = process.env.CHAPTER_TRACE ?? '';
 const IMAGES_PER_PAGE = 10;
 const MB = 1024 * 1024;
 /** Switches made after the neighbours' images have arrived, as a reader turns pages. */
@@ -48,48 +58,6 @@ const SWITCH = (i: number) => `new Promise((resolve) => {
   };
   check();
 })`;
-
-/** Resident memory (bytes) of Chromium renderer processes started by this process. */
-function rendererRss(): number {
-  const parent = new Map<number, number>();
-  const renderers: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(name));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const ours = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 10; p = parent.get(p) ?? 0, hops++) if (p === process.pid) return true;
-    return false;
-  };
-  let total = 0;
-  for (const pid of renderers.filter(ours)) {
-    try {
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      total += Number(rss?.[1] ?? 0) * 1024;
-    } catch {
-      // Gone.
-    }
-  }
-  return total;
-}
-
-/** Samples `measure` every 100 ms while `work` runs; resolves with the work's result and the highest sample. */
-async function peakWhile<T>(measure: () => number, work: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  let peak = measure();
-  const timer = setInterval(() => (peak = Math.max(peak, measure())), 100);
-  try {
-    const value = await work();
-    return { value, peak: Math.max(peak, measure()) };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 if (!existsSync(path.join(WEB_DIST, 'index.html')))
   execSync('npm run build -w @koma/web', { cwd: REPO_ROOT, stdio: 'inherit' });
@@ -134,41 +102,46 @@ try {
   await page.evaluate(SWITCH(0));
   const firstPage = performance.now() - t0;
 
-  const visit = async () => {
-    const times: number[] = [];
-    for (let i = 1; i < PAGES; i++) times.push(await page.evaluate<number>(SWITCH(i)));
-    times.push(await page.evaluate<number>(SWITCH(0)));
-    return times;
+  // Every page visited twice back to back, then page turns as a reader makes them.
+  const visits = async () => {
+    const visit = async () => {
+      const times: number[] = [];
+      for (let i = 1; i < PAGES; i++) times.push(await page.evaluate<number>(SWITCH(i)));
+      times.push(await page.evaluate<number>(SWITCH(0)));
+      return times;
+    };
+    const firstVisit = await visit();
+    const heapFirst = await heap();
+    const secondVisit = await visit();
+    const heapSecond = await heap();
+    const stats = await page.evaluate<{ bytesUsed: number; peakBytes: number; budgetBytes: number }>(
+      'window.__komaScene.images.stats()',
+    );
+    const switches = [...firstVisit, ...secondVisit].sort((a, b) => a - b);
+    // A reader's turn: the open page has been looked at long enough for its neighbours' images to arrive (waited on,
+    // not slept), then the next page is opened. Back to back above, every switch also waits for the loads.
+    const READY = (i: number) => `(() => {
+      const doc = window.__koma.editor.doc;
+      const ids = [${i} - 1, ${i} + 1].flatMap((p) => doc.pages[p] ? doc.layers[doc.pages[p].rootId].children : [])
+        .map((id) => doc.layers[id]).filter((l) => l.type === 'IMAGE')
+        .map((l) => l.data.variations[l.data.variationsIdx].id);
+      return window.__komaScene.images.settled(ids);
+    })()`;
+    const paused: number[] = [];
+    for (let i = 1; i <= PAUSED_SWITCHES; i++) {
+      await page.waitForFunction(READY(i - 1), null, { timeout: 60_000 });
+      paused.push(await page.evaluate<number>(SWITCH(i)));
+    }
+    paused.sort((a, b) => a - b);
+    return { switches, heapFirst, heapSecond, stats, paused };
   };
-  const firstVisit = await visit();
-  const heapFirst = await heap();
-  const secondVisit = await visit();
-  const heapSecond = await heap();
-  const stats = await page.evaluate<{ bytesUsed: number; peakBytes: number; budgetBytes: number }>(
-    'window.__komaScene.images.stats()',
-  );
-  const switches = [...firstVisit, ...secondVisit].sort((a, b) => a - b);
-  // A reader's turn: the open page has been looked at long enough for its neighbours' images to arrive (waited on,
-  // not slept), then the next page is opened. Back to back above, every switch also waits for the loads.
-  const READY = (i: number) => `(() => {
-    const doc = window.__koma.editor.doc;
-    const ids = [${i} - 1, ${i} + 1].flatMap((p) => doc.pages[p] ? doc.layers[doc.pages[p].rootId].children : [])
-      .map((id) => doc.layers[id]).filter((l) => l.type === 'IMAGE')
-      .map((l) => l.data.variations[l.data.variationsIdx].id);
-    return window.__komaScene.images.settled(ids);
-  })()`;
-  const paused: number[] = [];
-  for (let i = 1; i <= PAUSED_SWITCHES; i++) {
-    await page.waitForFunction(READY(i - 1), null, { timeout: 60_000 });
-    paused.push(await page.evaluate<number>(SWITCH(i)));
-  }
-  paused.sort((a, b) => a - b);
+  const visited = ONLY === 'pdf' ? null : await visits();
 
   // The chapter's PDF through the export dialog, as a user makes it.
   const before = rendererRss();
   await page.getByTestId('export-open').click();
   await page.getByTestId('export-format-pdf').check();
-  const exported = await peakWhile(rendererRss, async () => {
+  const runExport = async () => {
     const start = performance.now();
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 1_800_000 }),
@@ -176,69 +149,116 @@ try {
     ]);
     const file = await download.path();
     return { ms: performance.now() - start, bytes: file ? readFileSync(file).length : 0 };
+  };
+  const exported = await peakWhile(rendererRss, async () => {
+    if (!TRACE) return runExport();
+    const { value, samples } = await traceMemory(browser, cdp, runExport);
+    const columns = ['ms', 'rss', 'mainHeap', 'mainBuffers', 'workerHeap', 'workerBuffers'] as const;
+    const mb = (v: number) => (v / MB).toFixed(1);
+    const rows = samples.map((x) => columns.map((c) => (c === 'ms' ? String(x.ms) : mb(x[c]))).join(','));
+    writeFileSync(
+      TRACE,
+      [`${columns.join(',')},rssAboveBefore`, ...rows.map((r, i) => `${r},${mb(samples[i]!.rss - before)}`)].join('\n'),
+    );
+    const peak = (c: (typeof columns)[number]) => mb(Math.max(...samples.map((x) => x[c])));
+    console.log(
+      `trace: ${samples.length} samples in ${TRACE}; peaks (MB): ${columns
+        .slice(1)
+        .map((c) => `${c} ${peak(c)}`)
+        .join(', ')}`,
+    );
+    return value;
   });
 
-  // The same pages composed by sharp, then written by pdf-lib alone.
-  const pagePngs: Buffer[] = [];
-  const cell = { width: COMIC_PAGE_WIDTH / 2, height: COMIC_PAGE_HEIGHT / (IMAGES_PER_PAGE / 2) };
-  for (let p = 0; p < PAGES; p++) {
-    const layers = await Promise.all(
-      Array.from({ length: IMAGES_PER_PAGE }, async (_, i) => ({
-        input: await sharp(pictures[p * IMAGES_PER_PAGE + i])
-          .resize(Math.round(cell.width - 20), Math.round(cell.height - 20), { fit: 'fill' })
+  const bareWrite = async () => {
+    // The same pages composed by sharp, then written by pdf-lib alone.
+    const pagePngs: Buffer[] = [];
+    const cell = { width: COMIC_PAGE_WIDTH / 2, height: COMIC_PAGE_HEIGHT / (IMAGES_PER_PAGE / 2) };
+    for (let p = 0; p < PAGES; p++) {
+      const layers = await Promise.all(
+        Array.from({ length: IMAGES_PER_PAGE }, async (_, i) => ({
+          input: await sharp(pictures[p * IMAGES_PER_PAGE + i])
+            .resize(Math.round(cell.width - 20), Math.round(cell.height - 20), { fit: 'fill' })
+            .toBuffer(),
+          left: (i % 2) * cell.width + 10,
+          top: Math.floor(i / 2) * cell.height + 10,
+        })),
+      );
+      pagePngs.push(
+        await sharp({
+          create: { width: COMIC_PAGE_WIDTH, height: COMIC_PAGE_HEIGHT, channels: 4, background: '#ffffff' },
+        })
+          .composite(layers)
+          .png()
           .toBuffer(),
-        left: (i % 2) * cell.width + 10,
-        top: Math.floor(i / 2) * cell.height + 10,
-      })),
+      );
+    }
+    const rssBefore = process.memoryUsage().rss;
+    const written = await peakWhile(
+      () => process.memoryUsage().rss,
+      async () => {
+        const start = performance.now();
+        const pdf = await PDFDocument.create();
+        for (const png of pagePngs) {
+          const image = await pdf.embedPng(png);
+          pdf.addPage([image.width, image.height]).drawImage(image, { x: 0, y: 0 });
+        }
+        const bytes = await pdf.save();
+        return { ms: performance.now() - start, bytes: bytes.length };
+      },
     );
-    pagePngs.push(
-      await sharp({
-        create: { width: COMIC_PAGE_WIDTH, height: COMIC_PAGE_HEIGHT, channels: 4, background: '#ffffff' },
-      })
-        .composite(layers)
-        .png()
-        .toBuffer(),
-    );
-  }
-  const rssBefore = process.memoryUsage().rss;
-  const bare = await peakWhile(
-    () => process.memoryUsage().rss,
-    async () => {
-      const start = performance.now();
-      const pdf = await PDFDocument.create();
-      for (const png of pagePngs) {
-        const image = await pdf.embedPng(png);
-        pdf.addPage([image.width, image.height]).drawImage(image, { x: 0, y: 0 });
-      }
-      const bytes = await pdf.save();
-      return { ms: performance.now() - start, bytes: bytes.length };
-    },
-  );
+    return { ms: written.value.ms, bytes: written.value.bytes, peak: written.peak - rssBefore };
+  };
+  const bare = ONLY === 'pdf' ? null : await bareWrite();
   const onePage = (COMIC_PAGE_WIDTH * COMIC_PAGE_HEIGHT * 4) / MB;
   const exportPeak = (exported.peak - before) / MB;
 
-  printTable(`Chapter: ${PAGES} pages × ${IMAGES_PER_PAGE} images of 1024² (load average ${load.join(' ')})`, [
-    { measure: 'time to first page drawn (ms, from navigation)', value: firstPage, target: '< 2000' },
-    { measure: 'page switch back to back p50 (ms)', value: median(switches), target: '' },
-    { measure: 'page switch back to back p95 (ms)', value: percentile(switches, 95), target: '< 150' },
-    { measure: 'page switch, neighbours loaded, p50 (ms)', value: median(paused), target: '' },
-    { measure: 'page switch, neighbours loaded, p95 (ms)', value: percentile(paused, 95), target: '< 150' },
-    { measure: 'JS heap after visiting every page (MB)', value: heapFirst / MB, target: '< 600' },
-    { measure: 'JS heap after a second visit (MB)', value: heapSecond / MB, target: '≤ first visit' },
-    { measure: 'decoded images held at the end (MB)', value: stats.bytesUsed / MB, target: '≤ budget' },
-    { measure: 'decoded images peak (MB)', value: stats.peakBytes / MB, target: `${stats.budgetBytes / MB} budget` },
+  const images = await page.evaluate<{ bytesUsed: number; peakBytes: number; budgetBytes: number }>(
+    'window.__komaScene.images.stats()',
+  );
+  const rows = [
+    ...(visited
+      ? [
+          { measure: 'time to first page drawn (ms, from navigation)', value: firstPage, target: '< 2000' },
+          { measure: 'page switch back to back p50 (ms)', value: median(visited.switches), target: '' },
+          { measure: 'page switch back to back p95 (ms)', value: percentile(visited.switches, 95), target: '< 150' },
+          { measure: 'page switch, neighbours loaded, p50 (ms)', value: median(visited.paused), target: '' },
+          {
+            measure: 'page switch, neighbours loaded, p95 (ms)',
+            value: percentile(visited.paused, 95),
+            target: '< 150',
+          },
+          { measure: 'JS heap after visiting every page (MB)', value: visited.heapFirst / MB, target: '< 600' },
+          { measure: 'JS heap after a second visit (MB)', value: visited.heapSecond / MB, target: '≤ first visit' },
+          {
+            measure: 'decoded images held after the visits (MB)',
+            value: visited.stats.bytesUsed / MB,
+            target: '≤ budget',
+          },
+        ]
+      : []),
     { measure: 'PDF export (ms)', value: exported.value.ms, target: '' },
-    { measure: 'bare pdf-lib write of the same pages (ms)', value: bare.value.ms, target: '' },
-    { measure: 'export / bare write', value: exported.value.ms / bare.value.ms, target: '≤ 1.5' },
+    ...(bare
+      ? [
+          { measure: 'bare pdf-lib write of the same pages (ms)', value: bare.ms, target: '' },
+          { measure: 'export / bare write', value: exported.value.ms / bare.ms, target: '≤ 1.5' },
+        ]
+      : []),
     {
       measure: 'PDF size (MB): export / bare',
       value: exported.value.bytes / MB,
-      target: `${(bare.value.bytes / MB).toFixed(1)}`,
+      target: bare ? `${(bare.bytes / MB).toFixed(1)}` : '',
     },
     { measure: 'export peak renderer RSS above before (MB)', value: exportPeak, target: 'PDF + a few pages' },
-    { measure: 'bare write peak RSS above before (MB)', value: (bare.peak - rssBefore) / MB, target: '' },
+    ...(bare ? [{ measure: 'bare write peak RSS above before (MB)', value: bare.peak / MB, target: '' }] : []),
     { measure: 'one page raw RGBA (MB)', value: onePage, target: '' },
-  ]);
+    { measure: 'decoded images held at the end (MB)', value: images.bytesUsed / MB, target: '≤ budget' },
+    { measure: 'decoded images peak (MB)', value: images.peakBytes / MB, target: `${images.budgetBytes / MB} budget` },
+  ];
+  printTable(
+    `Chapter: ${PAGES} pages × ${IMAGES_PER_PAGE} images of 1024²${ONLY ? ` (only ${ONLY})` : ''} (load average ${load.join(' ')})`,
+    rows,
+  );
 } finally {
   await browser.close();
   await server.stop();

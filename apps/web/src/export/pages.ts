@@ -75,7 +75,9 @@ export function pagePlans(session: EditorSession, scope: ExportScope, fullResolu
 
 /**
  * Draws the plans' rasters on the main thread (Konva), their images pinned in the shared store until their pixels are
- * read back.
+ * read back; `drawn` is called for each page while its pictures are still loaded. The full-size pictures the export
+ * had decoded for it are then let go (ImageStore.release), so a chapter's export holds the page it draws, not the
+ * budget's worth of pictures it has drawn.
  */
 export async function rasterizeAll(
   session: EditorSession,
@@ -83,9 +85,12 @@ export async function rasterizeAll(
   images: ImageStore,
   onProgress: ProgressFn,
   upright?: (plan: PagePlan) => ReadonlyMap<string, Size>,
+  drawn?: (plan: PagePlan) => void,
 ): Promise<PageJob[]> {
   const doc = session.editor.doc;
   const wanted = planImageIds(doc, plans);
+  // Whole pictures someone had already decoded (a view zoomed in) stay as they were.
+  const held = new Set([...wanted.keys()].filter((id) => images.holds(id)));
   // The pages being drawn keep their images whatever the budget; released once their pixels are read back.
   images.pin(EXPORT_PIN, wanted.keys());
   try {
@@ -117,10 +122,12 @@ export async function rasterizeAll(
         ...(sizes.size > 0 ? { sources: all.filter(([key]) => sizes.has(key)) } : {}),
         fileName: safeFileName(plan.name),
       });
+      drawn?.(plan);
     }
     return jobs;
   } finally {
     images.unpin(EXPORT_PIN);
+    images.release([...wanted.keys()].filter((id) => !held.has(id)));
   }
 }
 

@@ -64,10 +64,15 @@ export async function exportPdf(
       const pagePlan = text.withoutGlyphs(fullPlan, lettering.layerIds);
       const onPage = onPageProgress(onProgress, i, plans.length);
       // Pictures shown larger than their pixels go into the PDF at their own resolution, not upsampled in the page.
-      const [job] = await rasterizeAll(session, [pagePlan], images, onPage, (p) =>
-        pdfImageSizes(p, sourceSizeOf(session, images), options.tone.kind),
+      const [job] = await rasterizeAll(
+        session,
+        [pagePlan],
+        images,
+        onPage,
+        (p) => pdfImageSizes(p, sourceSizeOf(session, images), options.tone.kind),
+        // Read while the page's pictures are loaded (they are let go once it is drawn).
+        (p) => placed.push(...placedResolutions(session, p, i + 1, images)),
       );
-      placed.push(...placedResolutions(session, pagePlan, i + 1, images));
       // One page in the worker while the next is drawn: the worker must be done with it before it gets another.
       if (writing) await writing;
       writing = worker.request({ type: 'pdfPage', page: job!, texts: lettering.runs }, transfers(pixelsOf([job!])));

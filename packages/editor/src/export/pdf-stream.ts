@@ -4,6 +4,7 @@
 import {
   PDFCrossRefSection,
   PDFHeader,
+  PDFRawStream,
   PDFTrailer,
   PDFTrailerDict,
   type PDFContext,
@@ -15,6 +16,8 @@ import {
 export type PdfSink = (chunk: Uint8Array) => void;
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const STREAM = ascii('\nstream\n');
+const ENDSTREAM_ENDOBJ = ascii('\nendstream\nendobj\n\n');
 
 export class PdfStreamSerializer {
   private offset = 0;
@@ -72,11 +75,24 @@ export class PdfStreamSerializer {
   private write(ref: PDFRef, object: PDFObject): void {
     const open = ascii(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
     const close = ascii('\nendobj\n\n');
+    this.offsets.push({ ref, offset: this.offset });
+    if (object instanceof PDFRawStream) {
+      // A page image's compressed bytes (megabytes) go to the sink as they are, between their dictionary and their
+      // end, not copied into one more buffer of the object's size: the same bytes as PDFStream.copyBytesInto.
+      object.updateDict();
+      const head = new Uint8Array(open.length + object.dict.sizeInBytes() + STREAM.length);
+      head.set(open, 0);
+      const n = object.dict.copyBytesInto(head, open.length);
+      head.set(STREAM, open.length + n);
+      this.emit(head);
+      this.emit(object.contents);
+      this.emit(ENDSTREAM_ENDOBJ);
+      return;
+    }
     const bytes = new Uint8Array(open.length + object.sizeInBytes() + close.length);
     bytes.set(open, 0);
     const n = object.copyBytesInto(bytes, open.length);
     bytes.set(close, open.length + n);
-    this.offsets.push({ ref, offset: this.offset });
     this.emit(bytes);
   }
 

@@ -1,7 +1,7 @@
 // The streamed writer must lay a file out byte for byte as pdf-lib's own writer does (header, objects in order,
 // cross-reference table, trailer), streams included: it hands a stream's contents to the sink as they are, between
 // its dictionary and its end, instead of copying the object into one buffer.
-import { PDFDocument, PDFRawStream, drawObject, popGraphicsState, pushGraphicsState, type PDFRef } from 'pdf-lib';
+import { PDFDocument, drawObject, popGraphicsState, pushGraphicsState, type PDFRawStream, type PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { PdfStreamSerializer } from '../../src/export/pdf-stream.ts';
 
@@ -38,7 +38,7 @@ const join = (chunks: Uint8Array[]) => {
 describe('PdfStreamSerializer', () => {
   it('writes the same bytes as pdf-lib’s save(), streams included', async () => {
     const { pdf, image } = await document();
-    const contents = pdf.context.lookup(image, PDFRawStream).contents;
+    const contents = (pdf.context.lookup(image) as PDFRawStream).contents;
     const chunks: Uint8Array[] = [];
     const serializer = new PdfStreamSerializer(pdf.context, (c) => chunks.push(c));
     await pdf.flush();

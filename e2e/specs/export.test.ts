@@ -696,6 +696,9 @@ describe('the export worker between exports', () => {
       const after = await exportFile(p, 'psd');
       expect(after.bytes.equals(first.bytes)).toBe(true);
       expect(alive()).toBe(1);
+      // Leaving the page lets the idle worker go at once.
+      await p.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide')));
+      await expect.poll(alive, SLOW).toBe(0);
       expect(realErrors(tab.problems.errors)).toEqual([]);
       await tab.context.close();
     },

@@ -65,13 +65,25 @@ describe('vision endpoints', { timeout: 240_000 }, () => {
       .removeAlpha()
       .raw()
       .toBuffer();
-    const diffAt = (x: number, y: number) =>
-      Math.abs((before[(y * 960 + x) * 3] ?? 0) - (after[(y * 960 + x) * 3] ?? 0));
+    // Mean difference over every channel of a 21×21 square: one channel of one pixel can match by chance (the
+    // repaint's colours come from a random seed): a single-pixel check failed once in a full-suite run.
+    const diffAround = (x: number, y: number) => {
+      let sum = 0;
+      let n = 0;
+      for (let dy = -10; dy <= 10; dy++) {
+        for (let dx = -10; dx <= 10; dx++) {
+          const i = ((y + dy) * 960 + (x + dx)) * 3;
+          for (let c = 0; c < 3; c++) sum += Math.abs((before[i + c] ?? 0) - (after[i + c] ?? 0));
+          n += 3;
+        }
+      }
+      return sum / n;
+    };
     const face = bboxes[1]!.bbox;
     const cx = Math.round((face[0]! + face[2]!) / 2);
     const cy = Math.round((face[1]! + face[3]!) / 2);
-    expect(diffAt(cx, cy)).toBeGreaterThan(0);
-    expect(diffAt(5, 5)).toBeLessThanOrEqual(2);
+    expect(diffAround(cx, cy)).toBeGreaterThan(2);
+    expect(diffAround(15, 15)).toBeLessThanOrEqual(2);
   });
 
   test('face edit on an image without faces fails with "No faces detected" and is refunded', async () => {

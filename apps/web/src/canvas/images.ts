@@ -188,19 +188,19 @@ export class ImageStore {
   }
 
   /**
-   * Lets go of the full-size images of `ids` that no owner pins; their scaled copies stay. An export decodes each
-   * page's pictures whole and needs them no more once the page is read back: left in the cache they would fill the
-   * whole budget (512 MiB) and evict the view's small copies of the chapter on the way. Their bitmaps are closed,
-   * so their memory goes now rather than at the main thread's next garbage collection: nobody else draws them (the
-   * view draws only what it pins).
+   * Lets go of the full-size images of `ids`; their scaled copies stay. An export decodes each page's pictures whole
+   * and needs them no more once the page is read back: left in the cache they would fill the whole budget (512 MiB)
+   * and evict the view's small copies of the chapter on the way. Even the view's pinned pages lose their whole
+   * pictures (it draws them from their scaled copies, which stay), but only unpinned bitmaps are closed, so their
+   * memory goes now rather than at the main thread's next garbage collection: nobody else draws them (the view draws
+   * only what it pins), and a pinned one the view may hold goes when the view lets it go.
    */
   release(ids: Iterable<string>): void {
     for (const id of ids) {
-      if (this.cache.isPinned(id)) continue;
       const image = this.cache.get(id) ?? this.handoff.get(id);
       this.cache.delete(id);
       this.handoff.delete(id);
-      if (image instanceof ImageBitmap) image.close();
+      if (image instanceof ImageBitmap && !this.cache.isPinned(id)) image.close();
     }
   }
 

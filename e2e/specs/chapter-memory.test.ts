@@ -67,10 +67,13 @@ describe('a chapter within its image budget', () => {
     });
     await page.evaluate((mib) => localStorage.setItem('koma.imageBudgetMiB', String(mib)), BUDGET_MIB);
     const lookups = { one: 0, many: 0 };
+    const recipes = { one: 0, many: 0 };
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname === '/api/image' && request.method() === 'GET') lookups.one++;
       if (url.pathname === '/api/image/urls') lookups.many++;
+      if (url.pathname.startsWith('/api/flow_images') && request.method() === 'GET') recipes.one++;
+      if (url.pathname === '/api/flow_images/lookup') recipes.many++;
     });
     await page.goto(`/editor/${workspace}`);
     await page.waitForSelector('[data-testid=canvas] canvas');
@@ -99,6 +102,8 @@ describe('a chapter within its image budget', () => {
     expect((await snapshot(page)).peakBytes).toBeLessThanOrEqual(BUDGET_MIB * MiB);
     // Every picture's URL came from the one lookup of the whole document: each picture was one request.
     expect(lookups).toEqual({ one: 0, many: 1 });
+    // The recipes of a page's pictures (for the builtin engine's badge) are one lookup per page, on its first visit.
+    expect(recipes).toEqual({ one: 0, many: PAGES });
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

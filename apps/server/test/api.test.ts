@@ -511,6 +511,38 @@ describe.each(backends)('API on %s', (backendName) => {
       expect((await b.get('/api/flow_images/?variationId=var-1')).json()).toEqual({ userImages: [] });
       expect((await a.get('/api/flow_images/')).statusCode).toBe(400);
     });
+
+    it('looks up the newest flow image of many variations in one call, for their owner only', async () => {
+      const a = client();
+      const b = client();
+      const userA = await a.signUp('flow-many-a@example.com');
+      const userB = await b.signUp('flow-many-b@example.com');
+      const older = { prompt: 'older', seed: 1 };
+      const newer = { prompt: 'newer', seed: 2 };
+      const db = app.koma.database.db;
+      await recordFlowImage(db, userA.id, { variationId: 'm-1', generationData: older }, new Date('2026-01-01'));
+      await recordFlowImage(db, userA.id, { variationId: 'm-1', generationData: newer }, new Date('2026-01-02'));
+      await recordFlowImage(db, userA.id, { variationId: 'm-2', generationData: older });
+      await recordFlowImage(db, userB.id, { variationId: 'm-3', generationData: older });
+      const answer = await a.post('/api/flow_images/lookup', { variationIds: ['m-1', 'm-2', 'm-3', 'none', 'm-1'] });
+      expect(answer.statusCode).toBe(200);
+      const userImages = (answer.json() as { userImages: { variationId: string }[] }).userImages;
+      expect([...userImages].sort((x, y) => x.variationId.localeCompare(y.variationId))).toEqual([
+        { variationId: 'm-1', generationData: newer },
+        { variationId: 'm-2', generationData: older },
+      ]);
+      // The one-variation call lists the same newest entry first.
+      expect((await a.get('/api/flow_images/?variationId=m-1')).json()).toMatchObject({
+        userImages: [{ generationData: newer }, { generationData: older }],
+      });
+      for (const body of [{ variationIds: [] }, { variationIds: [''] }, { variationIds: 'm-1' }, {}]) {
+        const bad = await a.post('/api/flow_images/lookup', body);
+        expect(bad.statusCode).toBe(400);
+        expect(JSON.stringify(bad.json())).toContain('variationIds');
+      }
+      const tooMany = Array.from({ length: 1001 }, (_, i) => `v${i}`);
+      expect((await a.post('/api/flow_images/lookup', { variationIds: tooMany })).statusCode).toBe(400);
+    });
   });
 
   describe('bad input leaves stored data unchanged', () => {

@@ -50,3 +50,31 @@ export async function listFlowImages(
     generationData: JSON.parse(row.generation_data) as Record<string, unknown>,
   }));
 }
+
+/** The user's newest flow image of each of `variationIds` that has one (others are left out), in no set order. */
+export async function latestFlowImages(
+  db: Database,
+  userId: string,
+  variationIds: readonly string[],
+): Promise<FlowImage[]> {
+  const wanted = [...new Set(variationIds)];
+  if (wanted.length === 0) return [];
+  const rows = await db
+    .selectFrom('flow_images')
+    .select(['variation_id', 'generation_data'])
+    .where('user_id', '=', userId)
+    .where('variation_id', 'in', wanted)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+  // Rows come newest first: the first row of a variation is the one its one-id lookup would list first.
+  const newest = new Map<string, FlowImage>();
+  for (const row of rows) {
+    if (newest.has(row.variation_id)) continue;
+    newest.set(row.variation_id, {
+      variationId: row.variation_id,
+      generationData: JSON.parse(row.generation_data) as Record<string, unknown>,
+    });
+  }
+  return [...newest.values()];
+}

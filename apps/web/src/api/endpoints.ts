@@ -94,6 +94,12 @@ export function createKomaApi(http: HttpClient) {
       /** Entries are validated by the caller (zFlowImage of @koma/domain): the list comes from another service. */
       find: (variationId: string) =>
         http.request<{ userImages: unknown[] }>('GET', withQuery('/api/flow_images/', { variationId })),
+      /**
+       * The newest flow image of each of many variations (at most 1,000), in one call: POST /api/flow_images/lookup,
+       * beside the spec's one-variation call (docs/decisions/web.md). Variations without one are left out.
+       */
+      lookup: (variationIds: string[]) =>
+        http.request<{ userImages: unknown[] }>('POST', '/api/flow_images/lookup', { variationIds }),
     },
   };
 }

@@ -4,11 +4,20 @@
 // pictures of the last generation of a layer, to pick from.
 import type { EditorSession } from '../editor/session.ts';
 import { api } from '../api/endpoints.ts';
+import { isApiError } from '../api/ApiError.ts';
 import { Observable } from './observable.ts';
 import { LookupQueue } from './lookup-queue.ts';
 
 /** Recipe lookups of the whole tab, two at a time (see LookupQueue). */
 const lookups = new LookupQueue(2);
+/** Variations one POST /api/flow_images/lookup may ask for (the server's limit). */
+export const RECIPE_LOOKUP_MAX = 1000;
+
+/** The flow-image calls Results makes (the app's shared client by default; tests pass their own). */
+export interface FlowImageFinder {
+  find(variationId: string): Promise<{ userImages: unknown[] }>;
+  lookup(variationIds: string[]): Promise<{ userImages: unknown[] }>;
+}
 
 /** The recipe of a picture, as GET /api/flow_images/?variationId= records it (docs/api-generation.md). */
 export interface Recipe {
@@ -70,6 +79,12 @@ export class Results {
   readonly tray = new Observable<TrayState | null>(null);
   private readonly engines = new Map<string, string>();
   private readonly recipes = new Map<string, Lookup>();
+  /** Variations asked for since the last flush (see recipe). */
+  private pending: string[] = [];
+  /** False once the server answered 404 to the batch call: it predates it. */
+  private batchLookup = true;
+
+  constructor(private readonly finder: FlowImageFinder = api.flowImages) {}
 
   private bump(): void {
     this.version.set(this.version.value + 1);
@@ -98,26 +113,62 @@ export class Results {
     return recipe && recipe !== 'loading' ? recipe.engine : undefined;
   }
 
-  /** A picture's recipe: loaded once from the server ('loading' meanwhile, null when there is none). */
+  /**
+   * A picture's recipe: loaded once from the server ('loading' meanwhile, null when there is none). The variations
+   * asked for in one synchronous pass (the canvas asks for every picture of a page as it draws) go in one
+   * POST /api/flow_images/lookup; ten lookups a page at once took the browser's connections from the page's
+   * pictures. A server without that call (404) is asked one variation at a time, as the spec's call allows.
+   */
   recipe(variationId: string): Lookup {
     const known = this.recipes.get(variationId);
     if (known !== undefined) return known;
     this.recipes.set(variationId, 'loading');
+    this.pending.push(variationId);
+    if (this.pending.length === 1) queueMicrotask(() => this.flush());
+    return 'loading';
+  }
+
+  private flush(): void {
+    const ids = this.pending.splice(0);
+    if (!this.batchLookup) {
+      for (const id of ids) this.lookupOne(id);
+      return;
+    }
+    for (let i = 0; i < ids.length; i += RECIPE_LOOKUP_MAX) {
+      const chunk = ids.slice(i, i + RECIPE_LOOKUP_MAX);
+      lookups.add(() =>
+        this.finder
+          .lookup(chunk)
+          .then((answer) => {
+            for (const id of chunk) this.settle(id, answer.userImages);
+            this.bump();
+          })
+          .catch((error: unknown) => {
+            // An older server has no batch call; any other failure is retried one by one, as before the batch.
+            if (isApiError(error) && (error.status === 404 || error.status === 405)) this.batchLookup = false;
+            for (const id of chunk) this.lookupOne(id);
+          }),
+      );
+    }
+  }
+
+  /** The spec's one-variation call (GET /api/flow_images/?variationId=). */
+  private lookupOne(variationId: string): void {
     lookups.add(() =>
-      api.flowImages
+      this.finder
         .find(variationId)
-        .then((answer) => {
-          const entry = answer.userImages.find(
-            (u) => (u as { variationId?: unknown } | null)?.variationId === variationId,
-          ) as { generationData?: unknown } | undefined;
-          const recipe = recipeFrom(entry?.generationData);
-          this.recipes.set(variationId, recipe);
-          if (recipe?.engine) this.engines.set(variationId, recipe.engine);
-        })
+        .then((answer) => this.settle(variationId, answer.userImages))
         .catch(() => this.recipes.set(variationId, null))
         .finally(() => this.bump()),
     );
-    return 'loading';
+  }
+
+  private settle(variationId: string, userImages: unknown[]): void {
+    const entry = userImages.find((u) => (u as { variationId?: unknown } | null)?.variationId === variationId) as
+      { generationData?: unknown } | undefined;
+    const recipe = recipeFrom(entry?.generationData);
+    this.recipes.set(variationId, recipe);
+    if (recipe?.engine) this.engines.set(variationId, recipe.engine);
   }
 
   openTray(layerId: string, imageIds: readonly string[]): void {

@@ -89,35 +89,27 @@ export interface MovedHead {
 
 const returned = ['revision', 'type', 'thumbnail_ids', 'thumbnail_id', 'chain_patches', 'chain_bytes'] as const;
 
+/** The owned workspace's row moved to its next revision, one patch of `bytes` added to the chain. */
+const headMove = (db: Database, updatedAt: string, patches: number, bytes: number, id: string, userId: string) =>
+  db
+    .updateTable('workspaces')
+    .set((eb) => ({
+      revision: sql<number>`revision + 1`,
+      updated_at: updatedAt,
+      chain_patches: eb('chain_patches', '+', patches),
+      chain_bytes: eb('chain_bytes', '+', bytes),
+    }))
+    .where('id', '=', id)
+    .where('user_id', '=', userId);
+
 const moveHeadFrom = precompiled(
   (db: Database, updatedAt: string, patches: number, bytes: number, id: string, userId: string, from: number) =>
-    db
-      .updateTable('workspaces')
-      .set((eb) => ({
-        revision: sql<number>`revision + 1`,
-        updated_at: updatedAt,
-        chain_patches: eb('chain_patches', '+', patches),
-        chain_bytes: eb('chain_bytes', '+', bytes),
-      }))
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('revision', '=', from)
-      .returning(returned),
+    headMove(db, updatedAt, patches, bytes, id, userId).where('revision', '=', from).returning(returned),
 );
 
 const moveHeadAny = precompiled(
   (db: Database, updatedAt: string, patches: number, bytes: number, id: string, userId: string) =>
-    db
-      .updateTable('workspaces')
-      .set((eb) => ({
-        revision: sql<number>`revision + 1`,
-        updated_at: updatedAt,
-        chain_patches: eb('chain_patches', '+', patches),
-        chain_bytes: eb('chain_bytes', '+', bytes),
-      }))
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .returning(returned),
+    headMove(db, updatedAt, patches, bytes, id, userId).returning(returned),
 );
 
 /**

@@ -136,13 +136,16 @@ describe('editing a comic page', () => {
     await page.getByTestId('redo').click();
     expect((await snapshot(page)).layers[imageId]!.transform.x).toBeCloseTo(750, 0);
 
-    // Resize from the bottom-right handle, keeping proportions; undo.
+    // Resize from the bottom-right handle, keeping proportions; undo. Alt resizes freely: the corner would otherwise
+    // snap to a line of the page within 8 screen px (snap spec), and this checks the resize's own arithmetic.
     const corner = await toScreen(page, 750 + 400, 1150 + 300);
     await page.mouse.move(corner.x, corner.y);
     await page.mouse.down();
+    await page.keyboard.down('Alt');
     const bigger = await toScreen(page, 750 + 600, 1150 + 450);
     await page.mouse.move(bigger.x, bigger.y, { steps: 5 });
     await page.mouse.up();
+    await page.keyboard.up('Alt');
     snap = await snapshot(page);
     expect(snap.layers[imageId]!.transform.size.width).toBeCloseTo(600, 0);
     expect(snap.layers[imageId]!.transform.size.height).toBeCloseTo(450, 0);

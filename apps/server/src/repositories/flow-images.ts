@@ -45,10 +45,7 @@ export async function listFlowImages(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  return rows.map((row) => ({
-    variationId: row.variation_id,
-    generationData: JSON.parse(row.generation_data) as Record<string, unknown>,
-  }));
+  return rows.map(toFlowImage);
 }
 
 /** The user's newest flow image of each of `variationIds` that has one (others are left out), in no set order. */
@@ -71,10 +68,14 @@ export async function latestFlowImages(
   const newest = new Map<string, FlowImage>();
   for (const row of rows) {
     if (newest.has(row.variation_id)) continue;
-    newest.set(row.variation_id, {
-      variationId: row.variation_id,
-      generationData: JSON.parse(row.generation_data) as Record<string, unknown>,
-    });
+    newest.set(row.variation_id, toFlowImage(row));
   }
   return [...newest.values()];
+}
+
+function toFlowImage(row: { variation_id: string; generation_data: string }): FlowImage {
+  return {
+    variationId: row.variation_id,
+    generationData: JSON.parse(row.generation_data) as Record<string, unknown>,
+  };
 }

@@ -2,6 +2,7 @@ import type { BlendMode, ComicConfiguration, FilterParams, Layer } from '@koma/d
 import type { DocState, LayerNode } from '../store/state.ts';
 import type { Point, Rect } from './raster.ts';
 import type { MeasureText } from '../text/font.ts';
+import type { Matrix } from '../kinds/placement.ts';
 
 /**
  * What a PSD layer's pixels show. `background`, `panelArea` and `panelBorder` are drawn by the builder itself;
@@ -63,7 +64,7 @@ export interface PlanRaster {
    * A picture's box on the page: `matrix` maps its own units (0..width, 0..height, turn and flip included) to page
    * pixels. The PDF draws a picture with fewer pixels than it covers at its own resolution through it (pdf-layers.ts).
    */
-  placed?: { matrix: [number, number, number, number, number, number]; width: number; height: number };
+  placed?: { matrix: Matrix; width: number; height: number };
 }
 
 export interface PlanTurn {

@@ -79,14 +79,7 @@ export const imageKind = defineKind({
       const [a, b, c, d, e, f] = placementOf(l).matrix;
       const origin = ctx.toPage({ x: e, y: f });
       const placed = {
-        matrix: [a * ctx.scaleX, b * ctx.scaleY, c * ctx.scaleX, d * ctx.scaleY, origin.x, origin.y] as [
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-        ],
+        matrix: [a * ctx.scaleX, b * ctx.scaleY, c * ctx.scaleX, d * ctx.scaleY, origin.x, origin.y] as const,
         width: t.size.width,
         height: t.size.height,
       };

@@ -67,23 +67,23 @@ function vertexDrag(
  * the drag: mostly sideways cuts across, mostly up or down cuts down; the cut shows while the pointer is down.
  */
 function splitGesture(host: ToolHost, panelId: string, start: Point): Drag {
-  const offset = (e: { screen: Point }) => {
+  /** The cut a drag to `e` makes; null within the click slop (a click). */
+  const cutAt = (e: { screen: Point }) => {
     const down = host.downScreen();
-    return down ? { x: e.screen.x - down.x, y: e.screen.y - down.y } : { x: 0, y: 0 };
+    const dx = down ? e.screen.x - down.x : 0;
+    const dy = down ? e.screen.y - down.y : 0;
+    return Math.hypot(dx, dy) > CLICK_SLOP ? { at: start, vertical: Math.abs(dy) > Math.abs(dx) } : null;
   };
   const clear = () => host.ui.state.splitCut && host.ui.update({ splitCut: null });
   return {
     state: null,
     move(_p, e) {
-      const d = offset(e);
-      if (Math.hypot(d.x, d.y) <= CLICK_SLOP) return void clear();
-      const vertical = Math.abs(d.y) > Math.abs(d.x);
-      const cut = host.ui.state.splitCut;
-      if (cut?.vertical !== vertical) host.ui.update({ splitCut: { at: start, vertical } });
+      const cut = cutAt(e);
+      if (!cut) return void clear();
+      if (host.ui.state.splitCut?.vertical !== cut.vertical) host.ui.update({ splitCut: cut });
     },
     up(p, e) {
-      const d = offset(e);
-      const cut = Math.hypot(d.x, d.y) > CLICK_SLOP ? { at: start, vertical: Math.abs(d.y) > Math.abs(d.x) } : null;
+      const cut = cutAt(e);
       clear();
       const panel = host.doc.layers[panelId];
       if (panel?.type !== 'PANEL') return;

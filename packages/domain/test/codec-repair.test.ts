@@ -223,7 +223,13 @@ describe('decodeWorkspaceData never throws', () => {
         const first = decodeWorkspaceData(raw);
         if (!first.ok) return;
         const second = decodeWorkspaceData(JSON.parse(JSON.stringify(encodeWorkspaceData(first.value))));
-        expect(second).toEqual({ ok: true, value: first.value, repairs: [] });
+        // Compared in the saved form, as it is stored: JSON writes -0 as 0 (seed 1588617794 drew a transform x of
+        // -0, which toEqual tells from 0).
+        const asSaved = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+        expect(second.ok && { value: asSaved(second.value), repairs: second.repairs }).toEqual({
+          value: asSaved(first.value),
+          repairs: [],
+        });
       }),
       { numRuns: 200 },
     );

@@ -255,6 +255,33 @@ export class ImageStore {
     return canvas;
   }
 
+  /**
+   * A decoded copy of `id` already held, without loading anything or marking it used: the smallest whose longest
+   * side reaches `side`, else the largest (the full picture counts). For the layer list's thumbnail, which draws from
+   * what the view decoded instead of asking the server for a thumbnail of its own.
+   */
+  peek(id: string, side: number): ImageBitmap | HTMLCanvasElement | null {
+    const copies: Held[] = [];
+    const full = this.cache.peek(id) ?? this.handoff.get(id);
+    if (full) copies.push(full);
+    for (const level of this.levels.get(id) ?? []) {
+      const copy = this.cache.peek(scaledKey(id, level)) ?? this.handoff.get(scaledKey(id, level));
+      if (copy) copies.push(copy);
+    }
+    const longest = (image: Held) => Math.max(image.width, image.height);
+    copies.sort((a, b) => longest(a) - longest(b));
+    return copies.find((image) => longest(image) >= side) ?? copies.at(-1) ?? null;
+  }
+
+  /** Whether a decode of `id` is under way or asked for (the view drew it and it will arrive: `onLoad`). */
+  expecting(id: string): boolean {
+    if (this.asked.has(id)) return true;
+    for (const [key, entry] of this.pending) {
+      if (entry.status === 'loading' && (key === id || key.startsWith(`${id}@`))) return true;
+    }
+    return false;
+  }
+
   failed(id: string): boolean {
     return this.pending.get(id)?.status === 'failed';
   }

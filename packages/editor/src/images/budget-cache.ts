@@ -60,6 +60,14 @@ export class BudgetCache<V> {
     return false;
   }
 
+  /**
+   * Returns the image without marking it used: a glance (the layer list's thumbnail drawn from a copy the view
+   * holds) must not keep a picture nobody draws from being evicted.
+   */
+  peek(id: string): V | undefined {
+    return this.entries.get(id)?.value;
+  }
+
   /** Returns the image and marks it most recently used. */
   get(id: string): V | undefined {
     const entry = this.entries.get(id);

@@ -16,6 +16,17 @@ describe('BudgetCache eviction order', () => {
     expect(cache.bytesUsed).toBe(90);
     expect(cache.evicted).toBe(2);
   });
+
+  it('does not count a peek as a use', () => {
+    const evicted: string[] = [];
+    const cache = new BudgetCache<string>(100, (id) => evicted.push(id));
+    cache.set('a', 'A', 40);
+    cache.set('b', 'B', 40);
+    expect(cache.peek('a')).toBe('A');
+    expect(cache.peek('z')).toBeUndefined();
+    cache.set('c', 'C', 40);
+    expect(evicted).toEqual(['a']);
+  });
 });
 
 describe('BudgetCache pins', () => {

@@ -10,10 +10,12 @@
  * picture here (1024² in a 830×460 cell) is larger, so the export too writes one page image per page (plus the free
  * plan's watermark, a 1-bit stencil written once for the chapter).
  *
- * Knobs, to iterate on the export: CHAPTER_PAGES (default 40) makes a shorter chapter; CHAPTER_ONLY=pdf skips the
- * page visits and the bare write (the image store then starts from the first page's pictures only, so its numbers
- * are not the full run's); CHAPTER_TRACE=file.csv samples the export's memory every 200 ms into that file (renderer
- * RSS, the page's and its workers' JS heaps and ArrayBuffers, through the DevTools protocol) and prints the peaks.
+ * Knobs: CHAPTER_PAGES (default 40) makes a shorter chapter; CHAPTER_ONLY=pdf skips the page visits and the bare write
+ * (the image store then starts from the first page's pictures only, so its numbers are not the full run's), to iterate
+ * on the export; CHAPTER_ONLY=switch skips the PDF export and the bare write, to iterate on page switches;
+ * CHAPTER_TRACE=file.csv samples the export's memory every 200 ms into that file (renderer RSS, the page's and its
+ * workers' JS heaps and ArrayBuffers, through the DevTools protocol) and prints the peaks; CHAPTER_SWITCH_TRACE=1 prints
+ * where the first visits' switch time goes (each request's queueing, server time and transfer, each decode).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,10 +31,16 @@ import { REPO_ROOT, WEB_DIST } from '../e2e/support/paths.ts';
 import { chapterPictures, createChapter, uploadPictures } from '../e2e/support/chapter.ts';
 import { median, percentile, printTable } from './stats.ts';
 import { peakWhile, rendererRss, traceMemory } from './renderer-memory.ts';
+import { DECODE_LOG_SCRIPT, printTimelines, readTimeline, type SwitchTimeline } from './switch-trace.ts';
 
 const PAGES = Number(process.env.CHAPTER_PAGES ?? 40);
-/** `pdf`: only the PDF export (no page visits, no bare write), to iterate on the export's memory. */
+/**
+ * `pdf`: only the PDF export (no page visits, no bare write), to iterate on the export's memory; `switch`: only the
+ * page visits (no export, no bare write), to iterate on page switches.
+ */
 const ONLY = process.env.CHAPTER_ONLY ?? '';
+/** `1`: prints where the first visits' switch time goes (requests and decodes, bench/switch-trace.ts). */
+const SWITCH_TRACE = process.env.CHAPTER_SWITCH_TRACE === '1';
 /** A CSV file for the export's memory every 200 ms (renderer RSS, page and worker heaps and ArrayBuffers). */
 const TRACE = process.env.CHAPTER_TRACE ?? '';
 const IMAGES_PER_PAGE = 10;
@@ -45,6 +53,7 @@ const SWITCH = (i: number) => `new Promise((resolve) => {
   const session = window.__koma;
   const scene = window.__komaScene;
   const start = performance.now();
+  window.__switchStart = start;
   session.openPage(${i});
   const doc = session.editor.doc;
   const root = doc.layers[doc.pages[${i}].rootId];
@@ -72,6 +81,7 @@ try {
     // The in-page probes are passed as text; the app's CSP (no eval) would refuse them.
     bypassCSP: true,
   });
+  if (SWITCH_TRACE) await context.addInitScript(DECODE_LOG_SCRIPT);
   const page = await context.newPage();
   await page.goto(`${server.baseUrl}/signup`);
   await page.getByLabel('Email').fill(`chapter-${Date.now()}@example.com`);
@@ -104,13 +114,17 @@ try {
 
   // Every page visited twice back to back, then page turns as a reader makes them.
   const visits = async () => {
-    const visit = async () => {
+    const timelines: SwitchTimeline[] = [];
+    const visit = async (trace = false) => {
       const times: number[] = [];
-      for (let i = 1; i < PAGES; i++) times.push(await page.evaluate<number>(SWITCH(i)));
-      times.push(await page.evaluate<number>(SWITCH(0)));
+      for (const i of [...Array.from({ length: PAGES - 1 }, (_, p) => p + 1), 0]) {
+        times.push(await page.evaluate<number>(SWITCH(i)));
+        if (trace) timelines.push(await readTimeline(page, times.at(-1)!));
+      }
       return times;
     };
-    const firstVisit = await visit();
+    const firstVisit = await visit(SWITCH_TRACE);
+    if (SWITCH_TRACE) printTimelines('First visits: where the time goes (ms from the switch)', timelines);
     const heapFirst = await heap();
     const secondVisit = await visit();
     const heapSecond = await heap();
@@ -138,37 +152,43 @@ try {
   const visited = ONLY === 'pdf' ? null : await visits();
 
   // The chapter's PDF through the export dialog, as a user makes it.
-  const before = rendererRss();
-  await page.getByTestId('export-open').click();
-  await page.getByTestId('export-format-pdf').check();
-  const runExport = async () => {
-    const start = performance.now();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 1_800_000 }),
-      page.getByTestId('export-start').click(),
-    ]);
-    const file = await download.path();
-    return { ms: performance.now() - start, bytes: file ? readFileSync(file).length : 0 };
+  const exportChapter = async () => {
+    const before = rendererRss();
+    await page.getByTestId('export-open').click();
+    await page.getByTestId('export-format-pdf').check();
+    const runExport = async () => {
+      const start = performance.now();
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 1_800_000 }),
+        page.getByTestId('export-start').click(),
+      ]);
+      const file = await download.path();
+      return { ms: performance.now() - start, bytes: file ? readFileSync(file).length : 0 };
+    };
+    const result = await peakWhile(rendererRss, async () => {
+      if (!TRACE) return runExport();
+      const { value, samples } = await traceMemory(browser, cdp, runExport);
+      const columns = ['ms', 'rss', 'mainHeap', 'mainBuffers', 'workerHeap', 'workerBuffers'] as const;
+      const mb = (v: number) => (v / MB).toFixed(1);
+      const rows = samples.map((x) => columns.map((c) => (c === 'ms' ? String(x.ms) : mb(x[c]))).join(','));
+      writeFileSync(
+        TRACE,
+        [`${columns.join(',')},rssAboveBefore`, ...rows.map((r, i) => `${r},${mb(samples[i]!.rss - before)}`)].join(
+          '\n',
+        ),
+      );
+      const peak = (c: (typeof columns)[number]) => mb(Math.max(...samples.map((x) => x[c])));
+      console.log(
+        `trace: ${samples.length} samples in ${TRACE}; peaks (MB): ${columns
+          .slice(1)
+          .map((c) => `${c} ${peak(c)}`)
+          .join(', ')}`,
+      );
+      return value;
+    });
+    return { ...result, before };
   };
-  const exported = await peakWhile(rendererRss, async () => {
-    if (!TRACE) return runExport();
-    const { value, samples } = await traceMemory(browser, cdp, runExport);
-    const columns = ['ms', 'rss', 'mainHeap', 'mainBuffers', 'workerHeap', 'workerBuffers'] as const;
-    const mb = (v: number) => (v / MB).toFixed(1);
-    const rows = samples.map((x) => columns.map((c) => (c === 'ms' ? String(x.ms) : mb(x[c]))).join(','));
-    writeFileSync(
-      TRACE,
-      [`${columns.join(',')},rssAboveBefore`, ...rows.map((r, i) => `${r},${mb(samples[i]!.rss - before)}`)].join('\n'),
-    );
-    const peak = (c: (typeof columns)[number]) => mb(Math.max(...samples.map((x) => x[c])));
-    console.log(
-      `trace: ${samples.length} samples in ${TRACE}; peaks (MB): ${columns
-        .slice(1)
-        .map((c) => `${c} ${peak(c)}`)
-        .join(', ')}`,
-    );
-    return value;
-  });
+  const exported = ONLY === 'switch' ? null : await exportChapter();
 
   const bareWrite = async () => {
     // The same pages composed by sharp, then written by pdf-lib alone.
@@ -209,9 +229,8 @@ try {
     );
     return { ms: written.value.ms, bytes: written.value.bytes, peak: written.peak - rssBefore };
   };
-  const bare = ONLY === 'pdf' ? null : await bareWrite();
+  const bare = ONLY === 'pdf' || ONLY === 'switch' ? null : await bareWrite();
   const onePage = (COMIC_PAGE_WIDTH * COMIC_PAGE_HEIGHT * 4) / MB;
-  const exportPeak = (exported.peak - before) / MB;
 
   const images = await page.evaluate<{ bytesUsed: number; peakBytes: number; budgetBytes: number }>(
     'window.__komaScene.images.stats()',
@@ -237,20 +256,28 @@ try {
           },
         ]
       : []),
-    { measure: 'PDF export (ms)', value: exported.value.ms, target: '' },
-    ...(bare
+    ...(exported
       ? [
-          { measure: 'bare pdf-lib write of the same pages (ms)', value: bare.ms, target: '' },
-          { measure: 'export / bare write', value: exported.value.ms / bare.ms, target: '≤ 1.5' },
+          { measure: 'PDF export (ms)', value: exported.value.ms, target: '' },
+          ...(bare
+            ? [
+                { measure: 'bare pdf-lib write of the same pages (ms)', value: bare.ms, target: '' },
+                { measure: 'export / bare write', value: exported.value.ms / bare.ms, target: '≤ 1.5' },
+              ]
+            : []),
+          {
+            measure: 'PDF size (MB): export / bare',
+            value: exported.value.bytes / MB,
+            target: bare ? `${(bare.bytes / MB).toFixed(1)}` : '',
+          },
+          {
+            measure: 'export peak renderer RSS above before (MB)',
+            value: (exported.peak - exported.before) / MB,
+            target: 'PDF + a few pages',
+          },
+          ...(bare ? [{ measure: 'bare write peak RSS above before (MB)', value: bare.peak / MB, target: '' }] : []),
         ]
       : []),
-    {
-      measure: 'PDF size (MB): export / bare',
-      value: exported.value.bytes / MB,
-      target: bare ? `${(bare.bytes / MB).toFixed(1)}` : '',
-    },
-    { measure: 'export peak renderer RSS above before (MB)', value: exportPeak, target: 'PDF + a few pages' },
-    ...(bare ? [{ measure: 'bare write peak RSS above before (MB)', value: bare.peak / MB, target: '' }] : []),
     { measure: 'one page raw RGBA (MB)', value: onePage, target: '' },
     { measure: 'decoded images held at the end (MB)', value: images.bytesUsed / MB, target: '≤ budget' },
     { measure: 'decoded images peak (MB)', value: images.peakBytes / MB, target: `${images.budgetBytes / MB} budget` },

@@ -4,10 +4,13 @@
 import {
   PDFCrossRefSection,
   PDFHeader,
+  PDFName,
+  PDFNumber,
   PDFRawStream,
   PDFTrailer,
   PDFTrailerDict,
   type PDFContext,
+  type PDFDict,
   type PDFObject,
   type PDFRef,
 } from 'pdf-lib';
@@ -41,6 +44,36 @@ export class PdfStreamSerializer {
     if (!object) throw new Error(`PDF object ${ref.toString()} is not in the document`);
     this.write(ref, object);
     this.context.delete(ref);
+  }
+
+  /**
+   * Writes a stream object whose contents are produced while it is written (a page image compressed band by band):
+   * `produce` hands each piece to its `emit` as it comes and nothing holds the whole. Its length is not known when
+   * the dictionary goes out, so `/Length` is the indirect object `length`, written right after (ISO 32000-1 §7.3.8.2
+   * allows an indirect Length for this very case). `ref` and `length` are fresh refs (`context.nextRef()`), never
+   * registered in the document.
+   */
+  async writeStreamed(
+    ref: PDFRef,
+    length: PDFRef,
+    dict: PDFDict,
+    produce: (emit: (chunk: Uint8Array) => void) => Promise<void>,
+  ): Promise<void> {
+    dict.set(PDFName.of('Length'), length);
+    this.offsets.push({ ref, offset: this.offset });
+    const open = ascii(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
+    const head = new Uint8Array(open.length + dict.sizeInBytes() + STREAM.length);
+    head.set(open, 0);
+    const n = dict.copyBytesInto(head, open.length);
+    head.set(STREAM, open.length + n);
+    this.emit(head);
+    let bytes = 0;
+    await produce((chunk) => {
+      bytes += chunk.length;
+      this.emit(chunk);
+    });
+    this.emit(ENDSTREAM_ENDOBJ);
+    this.write(length, PDFNumber.of(bytes));
   }
 
   /** Writes every object still in the document, then the cross-reference table and the trailer. */

@@ -1,9 +1,9 @@
 // A chapter as one PDF for print or reading: each page an embedded image at the page's print size, with the PDF's
 // page boxes set (MediaBox ⊇ BleedBox ⊇ TrimBox, ISO 32000-1 §14.11.2) and the book's reading direction in the
 // viewer preferences (/Direction /R2L, §12.2 Table 150) so viewers lay spreads out the right way for manga.
+import type { PDFName } from 'pdf-lib';
 import {
   PDFDocument,
-  PDFName,
   ReadingDirection,
   concatTransformationMatrix,
   drawObject,
@@ -30,6 +30,7 @@ import type { BlendMode, ReadingOrder } from '@koma/domain';
 import type { Raster, Rect } from './raster.ts';
 import type { ScreenOptions } from './halftone.ts';
 import { watermarkStencils } from './pdf-watermark.ts';
+import { deflateBands } from './deflate-bands.ts';
 
 /** Points per inch in PDF user space. */
 const PT_PER_INCH = 72;
@@ -107,7 +108,7 @@ export class ChapterPdfWriter {
   private readonly embedded = new Map<string, PDFFont>();
   /** The watermark's stencils by page size, written once and shared by every page of that size. */
   private readonly states = new Map<string, PDFRef>();
-  /** The unpacked channels of the image being compressed, reused image after image. */
+  /** The band of the image being compressed, reused band after band and image after image. */
   private readonly scratch = new Scratch();
   private readonly stencils = new Map<string, { ref: PDFRef; grey: number; state: PDFRef | null }[]>();
   private readonly out: PdfStreamSerializer;
@@ -149,10 +150,10 @@ export class ChapterPdfWriter {
       const toPdf: PdfMatrix = [k, 0, 0, -k, boxes.bleed.x, boxes.bleed.y + boxes.bleed.height];
       const grey = source.grey ?? false;
       const full = { x: 0, y: 0, width, height };
-      this.drawRaster(page, toPdf, { kind: 'raster', pixels: source.pixels, crop: full }, grey);
+      await this.drawRaster(page, toPdf, { kind: 'raster', pixels: source.pixels, crop: full }, grey);
       for (const layer of source.layers ?? []) {
-        if (layer.kind === 'raster') this.drawRaster(page, toPdf, layer, grey);
-        else this.drawPicture(page, toPdf, layer, grey, full);
+        if (layer.kind === 'raster') await this.drawRaster(page, toPdf, layer, grey);
+        else await this.drawPicture(page, toPdf, layer, grey, full);
       }
     } else {
       const image = source.kind === 'png' ? await pdf.embedPng(source.bytes) : await pdf.embedJpg(source.bytes);
@@ -177,38 +178,42 @@ export class ChapterPdfWriter {
   }
 
   /** A page-aligned raster's `crop`, drawn where it lies on the page; written out at once. */
-  private drawRaster(page: Page, toPdf: PdfMatrix, layer: Extract<PdfLayer, { kind: 'raster' }>, grey: boolean): void {
+  private async drawRaster(
+    page: Page,
+    toPdf: PdfMatrix,
+    layer: Extract<PdfLayer, { kind: 'raster' }>,
+    grey: boolean,
+  ): Promise<void> {
     const { crop } = layer;
     if (crop.width <= 0 || crop.height <= 0) return;
-    const refs = embedRaster(this.pdf, layer.pixels, grey, crop, false, this.scratch);
+    const image = await writeRaster(this.pdf, this.out, layer.pixels, grey, crop, false, this.scratch);
     const ops: PDFOperator[] = [pushGraphicsState()];
     if (layer.blendMode && layer.blendMode !== 'normal')
       ops.push(setGraphicsState(this.state(page, 1, layer.blendMode)));
     ops.push(
       concatTransformationMatrix(...unitSquare(toPdf, [crop.width, 0, 0, crop.height, crop.x, crop.y])),
-      drawObject(page.node.newXObject('Im', refs.image)),
+      drawObject(page.node.newXObject('Im', image)),
       popGraphicsState(),
     );
     page.pushOperators(...ops);
-    for (const ref of [refs.image, refs.mask]) if (ref) this.out.writeNow(ref);
   }
 
   /**
    * A picture at its own resolution through its placement, inside the page image's area and its panel's outline,
    * with its opacity and blend mode; written out at once.
    */
-  private drawPicture(
+  private async drawPicture(
     page: Page,
     toPdf: PdfMatrix,
     layer: Extract<PdfLayer, { kind: 'image' }>,
     grey: boolean,
     area: Rect,
-  ): void {
+  ): Promise<void> {
     const { pixels } = layer;
     if (pixels.width <= 0 || pixels.height <= 0) return;
     // Drawn larger than its pixels: viewers smooth it, as the canvas does, instead of showing square pixels.
     const whole = { x: 0, y: 0, width: pixels.width, height: pixels.height };
-    const refs = embedRaster(this.pdf, pixels, grey, whole, true, this.scratch);
+    const image = await writeRaster(this.pdf, this.out, pixels, grey, whole, true, this.scratch);
     const at = (p: { x: number; y: number }) => ({
       x: toPdf[0] * p.x + toPdf[2] * p.y + toPdf[4],
       y: toPdf[1] * p.x + toPdf[3] * p.y + toPdf[5],
@@ -236,11 +241,10 @@ export class ChapterPdfWriter {
     }
     ops.push(
       concatTransformationMatrix(...unitSquare(toPdf, layer.matrix)),
-      drawObject(page.node.newXObject('Im', refs.image)),
+      drawObject(page.node.newXObject('Im', image)),
       popGraphicsState(),
     );
     page.pushOperators(...ops);
-    for (const ref of [refs.image, refs.mask]) if (ref) this.out.writeNow(ref);
   }
 
   /** An ExtGState of an opacity and a blend mode, one per pair in the file. */
@@ -318,70 +322,103 @@ export async function buildChapterPdf(
   return bytes;
 }
 
+/** Bytes of converted rows handed to the compressor at a time (a few hundred rows of a page). */
+const BAND_BYTES = 1 << 19;
+
 /**
- * The `crop` of RGBA pixels as a Flate-compressed image XObject (ISO 32000-1 §8.9.5): colour in DeviceRGB, or
- * DeviceGray as each pixel's Rec. 601 luminance (the greyscale ink), and an SMask only when some pixel is not opaque,
- * as pdf-lib does for a PNG, minus decoding one first.
+ * The `crop` of RGBA pixels as a Flate-compressed image XObject (ISO 32000-1 §8.9.5), written out now: colour in
+ * DeviceRGB, or DeviceGray as each pixel's Rec. 601 luminance (the greyscale ink), and an SMask only when some pixel
+ * is not opaque, as pdf-lib does for a PNG, minus decoding one first. Converted and compressed a band of rows at a
+ * time (deflate-bands.ts), so it costs the page no copy of its own size.
  */
-function embedRaster(
+async function writeRaster(
   pdf: PDFDocument,
+  out: PdfStreamSerializer,
   raster: Raster,
   grey: boolean,
   crop: Rect,
   interpolate: boolean,
   scratch: Scratch,
-): { image: PDFRef; mask?: PDFRef } {
-  const { data } = raster;
-  const { width, height } = crop;
-  const count = width * height;
-  const channels = grey ? 1 : 3;
-  const colour = scratch.take(count * channels);
-  let opaque = true;
-  let o = 0;
-  for (let y = 0; y < height; y++) {
-    let p = ((crop.y + y) * raster.width + crop.x) * 4;
-    for (let x = 0; x < width; x++, p += 4) {
-      if (grey) colour[o++] = Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!);
-      else {
-        colour[o++] = data[p]!;
-        colour[o++] = data[p + 1]!;
-        colour[o++] = data[p + 2]!;
-      }
-      if (data[p + 3] !== 255) opaque = false;
-    }
-  }
+): Promise<PDFRef> {
+  const { context } = pdf;
   const image = {
     Type: 'XObject',
     Subtype: 'Image',
-    Width: width,
-    Height: height,
+    Width: crop.width,
+    Height: crop.height,
     BitsPerComponent: 8,
+    Filter: 'FlateDecode',
     ...(interpolate ? { Interpolate: true } : {}),
   };
-  // Compressed now, before the alpha takes the scratch buffer; its SMask entry is set once the mask exists.
-  const stream = pdf.context.flateStream(colour, { ...image, ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB' });
-  let smask: PDFRef | undefined;
-  if (!opaque) {
-    const alpha = scratch.take(count);
-    let a = 0;
-    for (let y = 0; y < height; y++) {
-      let p = ((crop.y + y) * raster.width + crop.x) * 4 + 3;
-      for (let x = 0; x < width; x++, p += 4) alpha[a++] = data[p]!;
-    }
-    smask = pdf.context.register(pdf.context.flateStream(alpha, { ...image, ColorSpace: 'DeviceGray' }));
-    stream.dict.set(PDFName.of('SMask'), smask);
+  const ref = context.nextRef();
+  const smask = opaque(raster, crop) ? null : context.nextRef();
+  const dict = context.obj({
+    ...image,
+    ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB',
+    ...(smask ? { SMask: smask } : {}),
+  });
+  await out.writeStreamed(ref, context.nextRef(), dict, (emit) =>
+    deflateBands(bands(raster, crop, grey ? 'grey' : 'rgb', scratch), emit),
+  );
+  if (smask) {
+    const alpha = context.obj({ ...image, ColorSpace: 'DeviceGray' });
+    await out.writeStreamed(smask, context.nextRef(), alpha, (emit) =>
+      deflateBands(bands(raster, crop, 'alpha', scratch), emit),
+    );
   }
-  return { image: pdf.context.register(stream), ...(smask ? { mask: smask } : {}) };
+  return ref;
 }
 
-/**
- * One growing buffer for the unpacked channels of each image in turn: a page's 12 MB of RGB was fresh memory per
- * page, which the collector took back pages later (docs/how-it-works/chapter-memory.md).
- */
+/** Whether every pixel of the crop is opaque. */
+function opaque(raster: Raster, crop: Rect): boolean {
+  const { data } = raster;
+  for (let y = 0; y < crop.height; y++) {
+    const row = ((crop.y + y) * raster.width + crop.x) * 4 + 3;
+    const end = row + crop.width * 4;
+    for (let p = row; p < end; p += 4) if (data[p] !== 255) return false;
+  }
+  return true;
+}
+
+/** The crop's rows as one channel set (RGB, grey or alpha), a band of rows at a time in the scratch buffer. */
+function* bands(
+  raster: Raster,
+  crop: Rect,
+  channels: 'rgb' | 'grey' | 'alpha',
+  scratch: Scratch,
+): Generator<Uint8Array<ArrayBuffer>> {
+  const { data } = raster;
+  const { width, height } = crop;
+  const rowBytes = width * (channels === 'rgb' ? 3 : 1);
+  const rows = Math.max(1, Math.floor(BAND_BYTES / rowBytes));
+  const band = scratch.take(Math.min(rows, height) * rowBytes);
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const count = Math.min(rows, height - y0);
+    let o = 0;
+    for (let y = y0; y < y0 + count; y++) {
+      let p = ((crop.y + y) * raster.width + crop.x) * 4;
+      const end = p + width * 4;
+      if (channels === 'rgb') {
+        for (; p < end; p += 4) {
+          band[o++] = data[p]!;
+          band[o++] = data[p + 1]!;
+          band[o++] = data[p + 2]!;
+        }
+      } else if (channels === 'grey') {
+        for (; p < end; p += 4) band[o++] = Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!);
+      } else {
+        for (p += 3; p < end; p += 4) band[o++] = data[p]!;
+      }
+    }
+    yield band.subarray(0, o);
+  }
+}
+
+/** One growing buffer for the band being converted, image after image (a page's worth of it was fresh memory per page). */
 class Scratch {
   private buffer = new Uint8Array(0);
 
-  take(length: number): Uint8Array {
+  take(length: number): Uint8Array<ArrayBuffer> {
     if (this.buffer.length < length) this.buffer = new Uint8Array(length);
     return this.buffer.subarray(0, length);
   }

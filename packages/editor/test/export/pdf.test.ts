@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFName } from 'pdf-lib';
+import type { PDFNumber } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -352,5 +353,63 @@ describe('chapter PDF watermark and mirrored lettering', () => {
       {},
     );
     expect(execFileSync('pdftotext', [upsideDown.file, '-'], { encoding: 'utf8' })).toContain('PRINT ME');
+  });
+});
+
+describe('chapter PDF page images compressed band by band', () => {
+  /** Stripes of eight rows (rendering may smooth a row into the next) of their own colour and, when `alpha`, opacity. */
+  const stripe = (y: number) => {
+    const k = Math.floor(y / 8);
+    return [(k * 37) % 256, (k * 101) % 256, 255 - ((k * 13) % 256), 55 + ((k * 29) % 200)] as const;
+  };
+  function striped(width: number, height: number, alpha: boolean): Raster {
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      const [r, g, b, a] = stripe(y);
+      const row = [r, g, b, alpha ? a : 255];
+      for (let x = 0; x < width; x++) data.set(row, (y * width + x) * 4);
+    }
+    return { width, height, data };
+  }
+
+  it('renders back row for row across bands, its SMask too, each stream’s indirect /Length its own size', async () => {
+    // 600 px rows of RGB are 1,800 bytes: a 1,200-row page is five bands of the compressor's 512 KiB.
+    const [width, height] = [600, 1200];
+    const chunks: Uint8Array[] = [];
+    const writer = await ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 72 }, (chunk) =>
+      chunks.push(chunk),
+    );
+    await writer.addPage({ pixels: striped(width, height, false) });
+    await writer.addPage({ pixels: striped(width, height, true) });
+    await writer.finish();
+    const bytes = Buffer.concat(chunks);
+    const file = path.join(tmp, 'bands.pdf');
+    writeFileSync(file, bytes);
+
+    const doc = await PDFDocument.load(bytes);
+    let streams = 0;
+    for (const [, object] of doc.context.enumerateIndirectObjects()) {
+      if (!(object instanceof PDFRawStream) || object.dict.get(PDFName.of('Subtype'))?.toString() !== '/Image')
+        continue;
+      const length = object.dict.get(PDFName.of('Length'));
+      expect(length).toBeInstanceOf(PDFRef);
+      expect((doc.context.lookup(length) as PDFNumber).asNumber()).toBe(object.contents.length);
+      streams++;
+    }
+    // Two page images and the second one's SMask.
+    expect(streams).toBe(3);
+
+    execFileSync('pdftoppm', ['-r', '72', file, path.join(tmp, 'bands')]);
+    for (const page of [1, 2]) {
+      const rendered = readPpm(readFileSync(path.join(tmp, `bands-${page}.ppm`)));
+      expect([rendered.width, rendered.height]).toEqual([width, height]);
+      for (let y = 4; y < height; y += 8) {
+        const [r, g, b, alpha] = stripe(y);
+        const a = page === 2 ? alpha / 255 : 1;
+        const want = [r, g, b].map((c) => c * a + 255 * (1 - a));
+        const got = [...rendered.data.subarray((y * width + 300) * 3, (y * width + 300) * 3 + 3)];
+        got.forEach((c, i) => expect(Math.abs(c - want[i]!), `page ${page} row ${y}`).toBeLessThanOrEqual(2));
+      }
+    }
   });
 });

@@ -246,8 +246,9 @@ describe('generation in the editor', () => {
     expect(await creditTotal(page)).toBe(100);
 
     // The same request from a subscriber opens the credits dialog instead. (The account is shown as a subscriber
-    // by rewriting its plan in GET /api/auth/me: the server still answers not_enough_credits for real.)
-    await page.route('**/api/auth/me', async (route) => {
+    // by rewriting its plan in GET /api/auth/session, the app's session read: the server still answers
+    // not_enough_credits for real.)
+    await page.route('**/api/auth/session', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as { user: { plan: string } };
       await route.fulfill({ response, json: { ...body, user: { ...body.user, plan: 'subscriber' } } });

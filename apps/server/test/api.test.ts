@@ -62,6 +62,17 @@ describe.each(backends)('API on %s', (backendName) => {
       expect((me.json() as { user: { email: string } }).user.email).toBe('ann@example.com');
     });
 
+    it('reads the session without an error when signed out (GET /api/auth/session)', async () => {
+      const c = client();
+      const out = await c.get('/api/auth/session');
+      expect(out.statusCode).toBe(200);
+      expect(out.json()).toEqual({ user: null });
+      await c.signUp('session@example.com');
+      const signedIn = await c.get('/api/auth/session');
+      expect(signedIn.statusCode).toBe(200);
+      expect((signedIn.json() as { user: { email: string } }).user.email).toBe('session@example.com');
+    });
+
     it('signs out, after which the old cookie is refused', async () => {
       const c = client();
       await c.signUp('out@example.com');

@@ -83,4 +83,10 @@ export function authRoutes(app: FastifyInstance): void {
   });
 
   api.get('/api/auth/me', { schema: { response: { 200: zUserReply } } }, (request) => ({ user: requireUser(request) }));
+
+  // Not in the spec: "who, if anyone, is signed in", for the web app's first call. Signed out is an answer here, not
+  // an error: GET /api/auth/me's 401 made the browser log a failed resource on every visit before sign-in.
+  api.get('/api/auth/session', { schema: { response: { 200: z.object({ user: zUser.nullable() }) } } }, (request) => ({
+    user: request.user ?? null,
+  }));
 }

@@ -31,6 +31,8 @@ export function createKomaApi(http: HttpClient) {
         http.request<ReplyOf<'/api/auth/signin', 'post'>>('POST', '/api/auth/signin', body),
       signOut: () => http.request<void>('POST', '/api/auth/signout'),
       me: () => http.request<ReplyOf<'/api/auth/me', 'get'>>('GET', '/api/auth/me'),
+      /** The signed-in user, or null: signed out answers 200, so a visit before sign-in logs no failed request. */
+      session: () => http.request<ReplyOf<'/api/auth/session', 'get'>>('GET', '/api/auth/session'),
     },
     workspaces: {
       list: (page = 1, pageSize = 50) =>

@@ -45,8 +45,13 @@ export function SessionProvider({ children, api = defaultApi }: { children: Reac
   useEffect(() => {
     let cancelled = false;
     api.auth
-      .me()
-      .then(({ user: current }) => (cancelled ? undefined : enter(current)))
+      .session()
+      .then(({ user: current }) => {
+        if (cancelled) return undefined;
+        if (current) return enter(current);
+        setStatus('signedOut');
+        return undefined;
+      })
       .catch((error: unknown) => {
         if (cancelled) return;
         if (!isApiError(error) || error.status !== 401) console.error('Failed to read the session', error);

@@ -59,6 +59,7 @@ const SWITCH = (i: number) => `new Promise((resolve) => {
   const root = doc.layers[doc.pages[${i}].rootId];
   const ids = root.children.map((id) => doc.layers[id]).filter((l) => l.type === 'IMAGE')
     .map((l) => l.data.variations[l.data.variationsIdx].id);
+  window.__switchIds = ids;
   const check = () => {
     if (scene.images.settled(ids)) {
       scene.flush();
@@ -83,6 +84,14 @@ try {
   });
   if (SWITCH_TRACE) await context.addInitScript(DECODE_LOG_SCRIPT);
   const page = await context.newPage();
+  // Errors are printed with the request that caused them, so a run's console error is traced to its cause.
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.log(`page console error: ${message.text()} (${message.location().url})`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400)
+      console.log(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
   await page.goto(`${server.baseUrl}/signup`);
   await page.getByLabel('Email').fill(`chapter-${Date.now()}@example.com`);
   await page.getByLabel('Password').fill('correct horse battery');

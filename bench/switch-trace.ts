@@ -1,7 +1,8 @@
 /**
  * Where a page switch's time goes (chapter benchmark, CHAPTER_SWITCH_TRACE=1): an init script records every picture
  * decode in the page (WebCodecs `ImageDecoder.decode` and `createImageBitmap`, start and end), and after each switch
- * the resource timing of the requests it made gives each one's queueing (asked → sent: waiting for a connection),
+ * the resource timing of the requests it made (its own page's pictures, `picture`; the neighbours' fetched
+ * ahead, `ahead`) gives each one's queueing (asked → sent: waiting for a connection),
  * server time (sent → first byte) and transfer. All times are ms from the switch's start.
  */
 import type { Page } from 'playwright-core';
@@ -32,7 +33,8 @@ const READ = (total: number) => `(() => {
   const kind = (url) => {
     const path = new URL(url).pathname;
     if (/^\\/api\\/images\\/[^/]+\\/thumbnail$/.test(path)) return 'thumbnail';
-    if (/^\\/api\\/images\\/[^/]+$/.test(path)) return 'picture';
+    const picture = /^\\/api\\/images\\/([^/]+)$/.exec(path);
+    if (picture) return window.__switchIds.includes(decodeURIComponent(picture[1])) ? 'picture' : 'ahead';
     return path;
   };
   const requests = performance.getEntriesByType('resource').filter((e) => e.startTime >= t0).map((e) => ({

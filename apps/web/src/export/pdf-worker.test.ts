@@ -118,3 +118,30 @@ describe('PDF worker, screentone page', () => {
     });
   }
 });
+
+describe('PDF worker, memory', () => {
+  it('lets a written page’s rasters go at once (detached), not when the collector next runs', async () => {
+    const replies: WorkerReply[] = [];
+    const reply = (m: WorkerReply) => void replies.push(m);
+    const tone = { kind: 'colour' } as const;
+    const options = { title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 350, bleedPx: 0 } as const;
+    await handlePdf({ type: 'pdfStart', options, tone, fileName: 't.pdf' }, reply);
+    const page = greyPage();
+    // Node 20 has no ArrayBuffer.prototype.transfer (browsers have): stand one in on this buffer, as they detach.
+    const buffer = page.rasters[0]![1].data.buffer as ArrayBuffer & { transfer?: (n: number) => ArrayBuffer };
+    const detached: number[] = [];
+    buffer.transfer = (n) => {
+      detached.push(n);
+      return new ArrayBuffer(n);
+    };
+    await handlePdf({ type: 'pdfPage', page: { ...page, fileName: 'p1' }, texts: [] }, reply);
+    expect(detached).toEqual([0]);
+    await handlePdf({ type: 'pdfFinish' }, reply);
+    // The page was written before its raster went: it is in the file.
+    const last = replies.at(-1);
+    if (last?.type !== 'blob') throw new Error(`no PDF: ${JSON.stringify(last)}`);
+    const file = path.join(tmp, 'freed.pdf');
+    writeFileSync(file, new Uint8Array(await last.blob.arrayBuffer()));
+    expect(images(file).page.every((v) => Math.abs(v - 128) <= 1)).toBe(true);
+  });
+});

@@ -221,6 +221,36 @@ describe('drawBlended, one pass over opaque runs', () => {
   });
 });
 
+describe('drawBlended, every channel pair', () => {
+  it('writes the bytes of the previous code for every backdrop and source level, opaque and translucent', () => {
+    // A 256×256 backdrop whose row is the backdrop level and a source whose column is the source level, in all three
+    // channels (each channel shifted, so that the three lookups of a pixel differ): every pair of the opaque table,
+    // and with the source's alpha below 255, every pair of the general formula over an opaque backdrop.
+    const backdrop = createRaster(256, 256);
+    const source = createRaster(256, 256);
+    for (let b = 0; b < 256; b++) {
+      for (let s = 0; s < 256; s++) {
+        const i = (b * 256 + s) * 4;
+        backdrop.data.set([b, (b + 85) & 255, (b + 170) & 255, 255], i);
+        source.data.set([s, (s + 37) & 255, (s + 111) & 255, 255], i);
+      }
+    }
+    const translucent = { ...source, data: source.data.slice() };
+    for (let i = 3; i < translucent.data.length; i += 4) translucent.data[i] = 200;
+    for (const mode of ['multiply', 'screen', 'overlay', 'darken', 'lighten'] as const) {
+      for (const opacity of [1, 0.8, 0.35]) {
+        for (const src of [source, translucent]) {
+          const expected = { ...backdrop, data: backdrop.data.slice() };
+          const actual = { ...backdrop, data: backdrop.data.slice() };
+          previousDrawBlended(expected, src, 0, 0, mode, opacity);
+          drawBlended(actual, src, 0, 0, mode, opacity);
+          expect(Buffer.from(actual.data).equals(Buffer.from(expected.data)), `${mode} at ${opacity}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
 describe('opaqueBounds', () => {
   it('is the smallest box around every pixel with some alpha', () => {
     fc.assert(

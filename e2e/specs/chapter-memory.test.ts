@@ -68,8 +68,11 @@ describe('a chapter within its image budget', () => {
     await page.evaluate((mib) => localStorage.setItem('koma.imageBudgetMiB', String(mib)), BUDGET_MIB);
     const lookups = { one: 0, many: 0 };
     const recipes = { one: 0, many: 0 };
+    const pictures = { whole: 0, scaled: 0 };
     page.on('request', (request) => {
       const url = new URL(request.url());
+      if (/^\/api\/images\/[^/]+$/.test(url.pathname)) pictures.whole++;
+      if (/^\/api\/images\/[^/]+\/scaled\/512$/.test(url.pathname)) pictures.scaled++;
       if (url.pathname === '/api/image' && request.method() === 'GET') lookups.one++;
       if (url.pathname === '/api/image/urls') lookups.many++;
       if (url.pathname.startsWith('/api/flow_images') && request.method() === 'GET') recipes.one++;
@@ -102,6 +105,9 @@ describe('a chapter within its image budget', () => {
     expect((await snapshot(page)).peakBytes).toBeLessThanOrEqual(BUDGET_MIB * MiB);
     // Every picture's URL came from the one lookup of the whole document: each picture was one request.
     expect(lookups).toEqual({ one: 0, many: 1 });
+    // Seen whole, every picture came as the server's 512 px copy, never whole (the first page's, evicted, twice).
+    expect(pictures.whole).toBe(0);
+    expect(pictures.scaled).toBeGreaterThanOrEqual(PAGES * IMAGES_PER_PAGE);
     // The recipes of a page's pictures (for the builtin engine's badge) are one lookup per page, on its first visit.
     expect(recipes).toEqual({ one: 0, many: PAGES });
     expect(realErrors(problems.errors)).toEqual([]);

@@ -326,6 +326,7 @@ describe.each(backends)('API on %s', (backendName) => {
         await b.get(`/api/image?id=${imageId}`),
         await b.get(`/api/images/${imageId}`),
         await b.get(`/api/images/${imageId}/thumbnail`),
+        await b.get(`/api/images/${imageId}/scaled/256`),
       ];
       for (const response of attempts) {
         expect(response.statusCode).toBe(404);
@@ -362,6 +363,32 @@ describe.each(backends)('API on %s', (backendName) => {
       expect(thumb.headers['content-type']).toBe('image/jpeg');
       const meta = await sharp(thumb.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 256, 256]);
+    });
+
+    it('serves scaled copies that fit each side, and the image itself when it is no larger', async () => {
+      const c = client();
+      await c.signUp('scaled@example.com');
+      const upload = async (png: Buffer) =>
+        ((await c.post('/api/image', { encoded: png.toString('base64'), fileType: 'png' })).json() as { id: string })
+          .id;
+      const wide = await upload(await makePng(1024, 400));
+      for (const [side, width, height] of [
+        [256, 256, 100],
+        [512, 512, 200],
+      ] as const) {
+        const scaled = await c.get(`/api/images/${wide}/scaled/${side}`);
+        expect(scaled.statusCode).toBe(200);
+        expect(scaled.headers['content-type']).toBe('image/webp');
+        expect(scaled.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+        const meta = await sharp(scaled.rawPayload).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(['webp', width, height]);
+      }
+      const small = await upload(await makePng(200, 100));
+      const same = await c.get(`/api/images/${small}/scaled/256`);
+      expect(same.headers['content-type']).toBe('image/png');
+      expect(Buffer.compare(same.rawPayload, (await c.get(`/api/images/${small}`)).rawPayload)).toBe(0);
+      // Only the kept sides.
+      expect((await c.get(`/api/images/${wide}/scaled/300`)).statusCode).toBe(400);
     });
 
     it("resolves many ids to their URLs in one call, leaving out others' and unknown ones", async () => {

@@ -7,6 +7,7 @@ import {
   loadImageById,
   loadImageBytesById,
   loadImageBlobById,
+  loadScaledImageBlobById,
   resolveImageUrls,
   IMAGE_URLS_MAX,
   localImageUrl,
@@ -182,6 +183,26 @@ describe('loadImageBlobById', () => {
     const d = deps(() => Promise.resolve(new Response('{"error":"not_found"}', { status: 404 })));
     await expect(loadImageBlobById('missing', d)).resolves.toBeNull();
     expect(d.log).toHaveBeenCalledWith('Failed to load image', expect.any(Error));
+  });
+});
+
+describe('loadScaledImageBlobById', () => {
+  it("downloads a stored picture's scaled copy, and a picture served elsewhere whole", async () => {
+    const asked: string[] = [];
+    const fetch = vi.fn<FetchLike>((input) => {
+      asked.push(input);
+      return Promise.resolve(bytesResponse(PNG_BYTES, 3, 'image/webp'));
+    });
+    const urls = new Map([
+      ['abc', '/api/images/abc'],
+      ['demo', '/demo/cat.png'],
+    ]);
+    const stored = await loadScaledImageBlobById('abc', 256, deps(fetch), urls);
+    expect(stored?.scaled).toBe(true);
+    expect(stored?.blob.type).toBe('image/webp');
+    const demo = await loadScaledImageBlobById('demo', 256, deps(fetch), urls);
+    expect(demo?.scaled).toBe(false);
+    expect(asked).toEqual(['/api/images/abc/scaled/256', '/demo/cat.png']);
   });
 });
 

@@ -136,6 +136,12 @@ export const IMAGE_DOWNLOAD_RETRY_MS = 2_000;
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 500;
 export const THUMBNAIL_CROP_SIZE = 256;
+/**
+ * Longest sides of the scaled copies the server keeps of every stored picture (GET /api/images/{id}/scaled/{side}):
+ * what a page seen whole draws, downloaded and decoded instead of the whole picture.
+ */
+export const SCALED_IMAGE_SIDES = [256, 512] as const;
+export type ScaledImageSide = (typeof SCALED_IMAGE_SIDES)[number];
 
 export const POSE_KEYPOINTS = 18;
 export const POSE_LINE_WIDTH = 4;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { SCALED_IMAGE_SIDES } from '@koma/domain';
 import { requireUser } from '../http/auth.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -7,6 +8,7 @@ import { decodeBase64 } from '../services/image-store.ts';
 import { imageUrl } from '../services/workspace-thumbnails.ts';
 import { zId } from './schemas.ts';
 
+const zScaledSide = z.union(SCALED_IMAGE_SIDES.map((side) => z.literal(side)));
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 /** Ids one POST /api/image/urls may resolve: a 40-page chapter of ten pictures a page. */
 const IMAGE_URLS_MAX = 1000;
@@ -82,6 +84,19 @@ export function imageRoutes(app: FastifyInstance): void {
     if (!image) throw notFound('Image');
     return reply.header('content-type', image.mime).header('cache-control', IMMUTABLE).send(image.bytes);
   });
+
+  // Not in the spec: the picture shrunk to fit `side` (SCALED_IMAGE_SIDES), which a page seen whole draws instead of
+  // downloading and decoding the whole picture (docs/how-it-works/chapter-memory.md).
+  api.get(
+    '/api/images/:id/scaled/:side',
+    { schema: { params: z.object({ id: zId, side: z.coerce.number().pipe(zScaledSide) }) } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const image = await images.getScaled(user.id, request.params.id, request.params.side);
+      if (!image) throw notFound('Image');
+      return reply.header('content-type', image.mime).header('cache-control', IMMUTABLE).send(image.bytes);
+    },
+  );
 
   api.get('/api/images/:id/thumbnail', { schema: { params: z.object({ id: zId }) } }, async (request, reply) => {
     const user = requireUser(request);

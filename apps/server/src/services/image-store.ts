@@ -1,10 +1,14 @@
 import sharp from 'sharp';
+import { SCALED_IMAGE_SIDES as SCALED_SIDES, type ScaledImageSide as ScaledSide } from '@koma/domain';
 import type { Database } from '../db/database.ts';
 import { HttpError, invalidRequest } from '../http/errors.ts';
 import { isId, newId } from '../ids.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 
 /** Image formats the server stores, by sharp's format name. */
+const SCALED_MIME = 'image/webp';
+const scaledKey = (id: string, side: ScaledSide) => `${id}.s${side}`;
+
 const mimeByFormat: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 /** An image's bytes with what a reply needs to serve them. */
@@ -132,7 +136,7 @@ export class ImageStore {
       throw invalidRequest(`${field}: expected ${mime} but the bytes are ${clean.mime}`);
     }
     const id = await this.store(userId, clean.bytes, clean);
-    await this.makeThumbnail(id, clean.bytes);
+    await this.makeDerived(id, clean);
     return id;
   }
 
@@ -158,7 +162,7 @@ export class ImageStore {
       }
     }
     const id = await this.store(userId, clean.bytes, clean);
-    await this.makeThumbnail(id, clean.bytes);
+    await this.makeDerived(id, clean);
     return id;
   }
 
@@ -227,6 +231,41 @@ export class ImageStore {
   }
 
   /**
+   * The image shrunk to fit `side` (one of SCALED_SIDES) on its longest side, kept; the image itself when it is no
+   * larger; null when not found. What a page seen whole draws: downloading and decoding a 1024² picture to show it
+   * 256 px wide cost a page's first visit most of its time (docs/how-it-works/chapter-memory.md). Made when the image
+   * is stored (`putUpload`, `putImage`); older images get theirs on first request.
+   */
+  async getScaled(userId: string, id: string, side: ScaledSide): Promise<StoredImage | null> {
+    const row = await this.findOwned(userId, id);
+    if (!row) return null;
+    if (Math.max(Number(row.width), Number(row.height)) <= side) return this.getImage(userId, id);
+    const cached = await this.blobs.get(scaledKey(row.id, side));
+    if (cached) return { bytes: cached, mime: SCALED_MIME };
+    const bytes = await this.blobs.get(row.id);
+    return bytes ? { bytes: await this.makeScaled(row.id, bytes, side), mime: SCALED_MIME } : null;
+  }
+
+  /** The thumbnail and the scaled copies larger than the image is not. */
+  private async makeDerived(id: string, image: { bytes: Buffer; width: number; height: number }): Promise<void> {
+    await this.makeThumbnail(id, image.bytes);
+    for (const side of SCALED_SIDES) {
+      if (Math.max(image.width, image.height) > side) await this.makeScaled(id, image.bytes, side);
+    }
+  }
+
+  private async makeScaled(id: string, bytes: Buffer, side: ScaledSide): Promise<Buffer> {
+    // WebP keeps transparency (a PNG's alpha) at a JPEG's size; quality as the re-encode's, so the copy is the
+    // picture, not a preview of it.
+    const scaled = await sharp(bytes, { limitInputPixels: this.limits.maxImagePixels })
+      .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 90 })
+      .toBuffer();
+    await this.blobs.put(scaledKey(id, side), scaled, SCALED_MIME);
+    return scaled;
+  }
+
+  /**
    * Makes and keeps an image's thumbnail. Made when the image is stored rather than when the layer list first shows
    * it: opening a page of ten pictures otherwise had the server shrink ten 1024² pictures with sharp (about 100 ms of
    * both cores of the benchmark machine) while the page's own pictures were downloading.
@@ -257,6 +296,7 @@ export class ImageStore {
     await this.db.deleteFrom('images').where('id', '=', row.id).execute();
     await this.blobs.delete(row.id);
     await this.blobs.delete(`${row.id}.thumb`);
+    for (const side of SCALED_SIDES) await this.blobs.delete(scaledKey(row.id, side));
   }
 
   private async findOwned(userId: string, id: string) {

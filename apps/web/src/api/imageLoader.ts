@@ -252,6 +252,37 @@ export async function loadImageBlobById(
 }
 
 /**
+ * The URL of a stored picture's copy scaled to fit `side` (GET /api/images/{id}/scaled/{side}), or null for a picture
+ * served from elsewhere (the bundled demo and sample pictures), which has none.
+ */
+export function scaledImageUrl(url: string, side: number): string | null {
+  return /\/api\/images\/[A-Za-z0-9_-]+$/.test(url) ? `${url}/scaled/${side}` : null;
+}
+
+/**
+ * Downloads a stored picture's copy scaled to fit `side` (`scaled`), or the whole picture when it has no such copy
+ * (`scaled: false`); as `loadImageBlobById` otherwise (a Blob, retried, null on failure).
+ */
+export async function loadScaledImageBlobById(
+  id: string,
+  side: number,
+  deps?: Partial<ImageLoaderDeps>,
+  urls?: Map<string, string>,
+): Promise<{ blob: Blob; scaled: boolean } | null> {
+  const d = resolveDeps(deps);
+  try {
+    const url = urls?.get(id) ?? (await resolveImageUrl(id, d));
+    urls?.set(id, url);
+    const scaled = scaledImageUrl(url, side);
+    const blob = await withRetry(d, () => fetchOnce(scaled ?? url, d, (response) => response.blob()));
+    return { blob, scaled: scaled !== null };
+  } catch (error) {
+    d.log('Failed to load image', error);
+    return null;
+  }
+}
+
+/**
  * Loads a stored image by id as a data URL (bytes → base64). Any failure is logged as "Failed to load image"
  * and yields '' so a caller can drop just that variation.
  */

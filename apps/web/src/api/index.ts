@@ -23,6 +23,7 @@ export {
   loadImageById,
   loadImageBytesById,
   loadImageBlobById,
+  loadScaledImageBlobById,
   resolveImageUrls,
   localImageUrl,
   readBodyWithProgress,

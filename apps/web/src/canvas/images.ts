@@ -1,5 +1,12 @@
+import { SCALED_IMAGE_SIDES } from '@koma/domain';
 import { jpegSize, scaledDecodeSize } from '@koma/editor';
-import { ImageCache, imageCacheBudget, loadImageBlobById, resolveImageUrls } from '../api/index.ts';
+import {
+  ImageCache,
+  imageCacheBudget,
+  loadImageBlobById,
+  loadScaledImageBlobById,
+  resolveImageUrls,
+} from '../api/index.ts';
 
 /**
  * A decoded picture. An ImageBitmap, not an <img>: createImageBitmap decodes off the main thread and the bitmap
@@ -18,6 +25,16 @@ export function levelFor(side: number): number {
 }
 
 const scaledKey = (id: string, level: number) => `${id}@${level}`;
+
+/**
+ * The server's scaled copy that serves `level` (the smallest kept side at least that), or null when the view needs
+ * more than the largest: then the whole picture is downloaded and decoded at the level.
+ */
+export function servedSideFor(level: number): number | null {
+  return SCALED_IMAGE_SIDES.find((side) => side >= level) ?? null;
+}
+
+type Served = { blob: Blob; scaled: boolean } | null;
 
 /** Downloads kept waiting for their decode: four pages of ten pictures fetched ahead. */
 const DOWNLOADS_KEPT = 40;
@@ -76,6 +93,8 @@ export class ImageStore {
    * download, and a picture fetched ahead (`fetchAhead`) waits here for its decode. At most `DOWNLOADS_KEPT`.
    */
   private readonly downloads = new Map<string, Promise<Blob | null>>();
+  /** Like `downloads`, for the server's scaled copies, by `id@side`. */
+  private readonly servedDownloads = new Map<string, Promise<Served>>();
   /** URL lookups of many ids at once under way, by id (`resolveUrls`). */
   private readonly resolving = new Map<string, Promise<void>>();
   /** The scaled level the view last asked for, by id (what `settled` waits for). */
@@ -144,15 +163,23 @@ export class ImageStore {
    * Starts downloading (not decoding) pictures about to be needed, once the caller's synchronous work is over (so the
    * open page's own downloads are asked for first): turning to the next page then finds its bytes here and only
    * decodes them. Not at fetch priority `low`: Chrome then sent them one at a time, and a page turned to before its
-   * bytes had arrived waited for that queue (p95 207–300 ms against 169–193 ms in the benchmark).
+   * bytes had arrived waited for that queue (p95 207–300 ms against 169–193 ms in the benchmark). With the pictures'
+   * sizes on screen (`sidesOf`), what is downloaded is the server's scaled copy the view will draw, when one serves.
    */
-  fetchAhead(ids: Iterable<string>): void {
+  fetchAhead(ids: Iterable<string>, sidesOf?: () => ReadonlyMap<string, number>): void {
     const wanted = [...ids];
     queueMicrotask(() => {
+      // The sizes too are read then: the editor opens at the stored view and fits the page in the same task.
+      const sides = sidesOf?.();
       for (const id of wanted) {
-        const level = this.wanted.get(id);
+        const side = sides?.get(id);
+        const level = side === undefined ? this.wanted.get(id) : levelFor(side);
         const ready = level === undefined ? this.cache.has(id) : this.drawable(id, level);
-        if (!ready && !this.downloads.has(id) && this.pending.get(id)?.status !== 'failed') void this.download(id);
+        if (ready || this.pending.get(id)?.status === 'failed') continue;
+        // The server's scaled copy when the view will draw one (what `loadScaled` then decodes), else the picture.
+        const served = level === undefined ? null : servedSideFor(level);
+        if (served !== null) void this.downloadServed(id, served);
+        else if (!this.downloads.has(id)) void this.download(id);
       }
     });
   }
@@ -371,6 +398,32 @@ export class ImageStore {
     return download;
   }
 
+  /** The server's copy of the picture scaled to `side`, downloaded once however many decodes wait for it. */
+  private downloadServed(id: string, side: number): Promise<Served> {
+    const key = `${id}@${side}`;
+    let download = this.servedDownloads.get(key);
+    if (!download) {
+      download = (async () => {
+        await this.resolving.get(id);
+        return loadScaledImageBlobById(id, side, undefined, this.urls);
+      })();
+      this.servedDownloads.set(key, download);
+      for (const old of this.servedDownloads.keys()) {
+        if (this.servedDownloads.size <= DOWNLOADS_KEPT) break;
+        this.servedDownloads.delete(old);
+      }
+    }
+    return download;
+  }
+
+  private async servedBytesFor(id: string, side: number): Promise<Served> {
+    const key = `${id}@${side}`;
+    const download = this.downloadServed(id, side);
+    const served = await download;
+    if (this.servedDownloads.get(key) === download) this.servedDownloads.delete(key);
+    return served;
+  }
+
   /** A decode's bytes: the download is let go once it is used (the decoded picture is what is kept). */
   private async bytesFor(id: string): Promise<Blob | null> {
     const download = this.download(id);
@@ -401,16 +454,22 @@ export class ImageStore {
   }
 
   /**
-   * Decodes a JPEG at `level` (its longest side at least that) where the browser can (WebCodecs' ImageDecoder with a
-   * desired size); anything else is loaded at full size, which `getScaled` then shrinks.
+   * Loads the picture at `level`: the server's scaled copy when one serves it (`servedSideFor`: a page seen whole
+   * downloads and decodes a 256 or 512 px copy instead of the whole picture), else a JPEG decoded at `level` (its
+   * longest side at least that) where the browser can (WebCodecs' ImageDecoder with a desired size); anything else is
+   * loaded at full size, which `getScaled` then shrinks.
    */
   private async loadScaled(id: string, level: number): Promise<void> {
     const key = scaledKey(id, level);
     this.pending.set(key, { status: 'loading' });
-    const blob = await this.bytesFor(id);
+    const side = servedSideFor(level);
+    const served = side === null ? null : await this.servedBytesFor(id, side);
+    if (side !== null && !served) return this.fail(key, id);
+    const blob = served ? served.blob : await this.bytesFor(id);
     if (!blob) return this.fail(key, id);
     try {
-      const scaled = await decodeScaled(blob, level);
+      // The server's scaled copy is drawn as it comes (decoded whole: it is already the size the view needs).
+      const scaled = served?.scaled ? await decodeImage(blob) : await decodeScaled(blob, level);
       if (scaled) this.hold(key, id, level, scaled);
       else if (!this.cache.has(id)) {
         const image = await decodeImage(blob);

@@ -216,7 +216,9 @@ export class SceneRenderer {
     const [current, ...neighbours] = this.nearbyRoots(doc);
     if (current === undefined) return;
     if (!this.images.settled(imageIdsOf(doc, current))) {
-      for (const rootId of neighbours) this.images.fetchAhead(imageIdsOf(doc, rootId));
+      for (const rootId of neighbours) {
+        this.images.fetchAhead(imageIdsOf(doc, rootId), () => imageSidesOf(doc, rootId, this.session.view().zoom));
+      }
       return;
     }
     // At the size this view will draw them, so turning the page finds them ready to draw.

@@ -14,7 +14,8 @@
  * inputs transferred in as the app's main thread transfers them to its Web Worker. The worker's start-up and module
  * loading are excluded for both: the clock runs from the job message's arrival in the worker to the bytes produced,
  * on process CPU time (every thread; this thread idles meanwhile). So that cold row pays what a fresh isolate pays,
- * a small heap but no compiled code — on this Node's V8 (11.3: no Maglev), not Chromium's, whose tiers differ.
+ * a small heap but no compiled code — on this Node's V8 (11.3: no Maglev), not Chromium's, whose tiers differ: the
+ * same cold jobs in a Web Worker in Chromium are export-browser.bench.ts (`npm run bench:export:browser`).
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';

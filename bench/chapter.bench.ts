@@ -15,7 +15,9 @@
  * on the export; CHAPTER_ONLY=switch skips the PDF export and the bare write, to iterate on page switches;
  * CHAPTER_TRACE=file.csv samples the export's memory every 200 ms into that file (renderer RSS, the page's and its
  * workers' JS heaps and ArrayBuffers, through the DevTools protocol) and prints the peaks; CHAPTER_SWITCH_TRACE=1 prints
- * where the first visits' switch time goes (each request's queueing, server time and transfer, each decode).
+ * where the first visits' switch time goes (each request's queueing, server time and transfer, each decode);
+ * CHAPTER_DUMPS=1 takes Chromium memory-infra dumps during the export and prints the renderer's allocators (malloc,
+ * PartitionAlloc's array-buffer partition, V8, shared memory...) at the highest one, for what RSS alone cannot tell.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,7 +32,7 @@ import { startServer } from '../e2e/support/server.ts';
 import { REPO_ROOT, WEB_DIST } from '../e2e/support/paths.ts';
 import { chapterPictures, createChapter, uploadPictures } from '../e2e/support/chapter.ts';
 import { median, percentile, printTable } from './stats.ts';
-import { peakWhile, rendererRss, traceMemory } from './renderer-memory.ts';
+import { allocatorDumps, peakWhile, rendererRss, traceMemory } from './renderer-memory.ts';
 import { DECODE_LOG_SCRIPT, printTimelines, readTimeline, type SwitchTimeline } from './switch-trace.ts';
 
 const PAGES = Number(process.env.CHAPTER_PAGES ?? 40);
@@ -43,6 +45,8 @@ const ONLY = process.env.CHAPTER_ONLY ?? '';
 const SWITCH_TRACE = process.env.CHAPTER_SWITCH_TRACE === '1';
 /** A CSV file for the export's memory every 200 ms (renderer RSS, page and worker heaps and ArrayBuffers). */
 const TRACE = process.env.CHAPTER_TRACE ?? '';
+/** Set: Chromium memory-infra dumps during the export, the renderer's allocators printed at their peak. */
+const DUMPS = process.env.CHAPTER_DUMPS === '1';
 const IMAGES_PER_PAGE = 10;
 const MB = 1024 * 1024;
 /** Switches made after the neighbours' images have arrived, as a reader turns pages. */
@@ -175,6 +179,17 @@ try {
       return { ms: performance.now() - start, bytes: file ? readFileSync(file).length : 0 };
     };
     const result = await peakWhile(rendererRss, async () => {
+      if (DUMPS) {
+        const { value, peaks } = await allocatorDumps(browser, runExport);
+        for (const p of peaks) {
+          const sizes = Object.entries(p.allocators)
+            .filter(([, mb]) => mb >= 1)
+            .sort((a, b) => b[1] - a[1])
+            .map(([name, mb]) => `${name} ${mb.toFixed(1)}`);
+          console.log(`renderer ${p.pid} at its highest dump (${p.total.toFixed(0)} MB): ${sizes.join(', ')}`);
+        }
+        return value;
+      }
       if (!TRACE) return runExport();
       const { value, samples } = await traceMemory(browser, cdp, runExport);
       const columns = ['ms', 'rss', 'mainHeap', 'mainBuffers', 'workerHeap', 'workerBuffers'] as const;

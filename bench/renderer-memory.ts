@@ -139,3 +139,83 @@ export async function traceMemory<T>(
     await b.detach().catch(() => undefined);
   }
 }
+
+/** What a memory-infra trace holds that is read here: process names, and each process's allocator dumps. */
+interface TraceEvent {
+  ph: string;
+  pid: number;
+  name?: string;
+  args?: {
+    name?: string;
+    dumps?: { allocators?: Record<string, { attrs?: Record<string, { value: string } | undefined> }> };
+  };
+}
+
+/** Renderer memory by allocator (MB) at one of Chromium's memory-infra dumps. */
+export type AllocatorDump = Record<string, number>;
+
+/**
+ * Takes a memory-infra dump every `everyMs` while `work` runs (Chromium's own accounting: malloc, partition_alloc's
+ * partitions, v8, skia, blink_gc, shared memory...) and resolves with, for each renderer process, the dump whose
+ * allocators add up to the most. For profiling where renderer memory goes (the bench's CHAPTER_DUMPS).
+ */
+export async function allocatorDumps<T>(
+  browser: Browser,
+  work: () => Promise<T>,
+  everyMs = 1000,
+): Promise<{ value: T; peaks: { pid: number; total: number; allocators: AllocatorDump }[] }> {
+  const b = await browser.newBrowserCDPSession();
+  const events: TraceEvent[] = [];
+  b.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as TraceEvent[])));
+  const complete = new Promise<void>((resolve) => b.once('Tracing.tracingComplete', () => resolve()));
+  await b.send('Tracing.start', {
+    traceConfig: {
+      includedCategories: ['disabled-by-default-memory-infra'],
+      excludedCategories: ['*'],
+    },
+    transferMode: 'ReportEvents',
+  });
+  let done = false;
+  const loop = (async () => {
+    while (!done) {
+      await b.send('Tracing.requestMemoryDump', { levelOfDetail: 'detailed' }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  let value: T;
+  try {
+    value = await work();
+  } finally {
+    done = true;
+    await loop;
+    await b.send('Tracing.end');
+    await complete;
+    await b.detach().catch(() => undefined);
+  }
+  const renderers = new Set(
+    events.filter((e) => e.ph === 'M' && e.name === 'process_name' && e.args?.name === 'Renderer').map((e) => e.pid),
+  );
+  const peaks = new Map<number, { pid: number; total: number; allocators: AllocatorDump }>();
+  for (const e of events) {
+    if (e.ph !== 'v' || !renderers.has(e.pid)) continue;
+    const all = e.args?.dumps?.allocators;
+    if (!all) continue;
+    const allocators: AllocatorDump = {};
+    // Top-level allocators and their first level (partition_alloc/partitions/array_buffer, v8/main, ...).
+    for (const [name, dump] of Object.entries(all)) {
+      const depth = name.split('/').length;
+      const size = dump.attrs?.['size'] ? parseInt(dump.attrs['size'].value, 16) / 1024 / 1024 : 0;
+      if (depth === 1 || (depth === 3 && name.startsWith('partition_alloc/partitions/'))) allocators[name] = size;
+      // A partition's objects in use, beside the memory it has committed (the rest is free memory it keeps).
+      const used = dump.attrs?.['allocated_objects_size'];
+      if (depth === 3 && name.startsWith('partition_alloc/partitions/') && used)
+        allocators[`${name} (in use)`] = parseInt(used.value, 16) / 1024 / 1024;
+    }
+    const total = Object.entries(allocators)
+      .filter(([name]) => !name.includes('/'))
+      .reduce((sum, [, v]) => sum + v, 0);
+    const best = peaks.get(e.pid);
+    if (!best || total > best.total) peaks.set(e.pid, { pid: e.pid, total, allocators });
+  }
+  return { value, peaks: [...peaks.values()] };
+}

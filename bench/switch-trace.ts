@@ -33,7 +33,7 @@ const READ = (total: number) => `(() => {
   const kind = (url) => {
     const path = new URL(url).pathname;
     if (/^\\/api\\/images\\/[^/]+\\/thumbnail$/.test(path)) return 'thumbnail';
-    const picture = /^\\/api\\/images\\/([^/]+)$/.exec(path);
+    const picture = /^\\/api\\/images\\/([^/]+)(\\/scaled\\/\\d+)?$/.exec(path);
     if (picture) return window.__switchIds.includes(decodeURIComponent(picture[1])) ? 'picture' : 'ahead';
     return path;
   };

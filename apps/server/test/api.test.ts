@@ -371,24 +371,36 @@ describe.each(backends)('API on %s', (backendName) => {
       const upload = async (png: Buffer) =>
         ((await c.post('/api/image', { encoded: png.toString('base64'), fileType: 'png' })).json() as { id: string })
           .id;
-      const wide = await upload(await makePng(1024, 400));
-      for (const [side, width, height] of [
-        [256, 256, 100],
-        [512, 512, 200],
+      const opaque = await upload(await makePng(1024, 400));
+      const clear = { r: 0, g: 0, b: 0, alpha: 0 };
+      const transparent = await upload(
+        await sharp({ create: { width: 400, height: 1024, channels: 4, background: clear } })
+          .png()
+          .toBuffer(),
+      );
+      for (const [id, side, format, width, height] of [
+        [opaque, 256, 'jpeg', 256, 100],
+        [opaque, 512, 'jpeg', 512, 200],
+        [transparent, 256, 'webp', 100, 256],
       ] as const) {
-        const scaled = await c.get(`/api/images/${wide}/scaled/${side}`);
+        const scaled = await c.get(`/api/images/${id}/scaled/${side}`);
         expect(scaled.statusCode).toBe(200);
-        expect(scaled.headers['content-type']).toBe('image/webp');
+        expect(scaled.headers['content-type']).toBe(`image/${format}`);
         expect(scaled.headers['cache-control']).toBe('private, max-age=31536000, immutable');
         const meta = await sharp(scaled.rawPayload).metadata();
-        expect([meta.format, meta.width, meta.height]).toEqual(['webp', width, height]);
+        expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual([
+          format,
+          width,
+          height,
+          format === 'webp',
+        ]);
       }
       const small = await upload(await makePng(200, 100));
       const same = await c.get(`/api/images/${small}/scaled/256`);
       expect(same.headers['content-type']).toBe('image/png');
       expect(Buffer.compare(same.rawPayload, (await c.get(`/api/images/${small}`)).rawPayload)).toBe(0);
       // Only the kept sides.
-      expect((await c.get(`/api/images/${wide}/scaled/300`)).statusCode).toBe(400);
+      expect((await c.get(`/api/images/${opaque}/scaled/300`)).statusCode).toBe(400);
     });
 
     it("resolves many ids to their URLs in one call, leaving out others' and unknown ones", async () => {

@@ -5,11 +5,11 @@ import { HttpError, invalidRequest } from '../http/errors.ts';
 import { isId, newId } from '../ids.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 
-/** Image formats the server stores, by sharp's format name. */
 /** A scaled copy is a JPEG, or a WebP when the picture has transparency (`makeScaled`). */
 const scaledMime = (bytes: Buffer) => (bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : 'image/webp');
 const scaledKey = (id: string, side: ScaledSide) => `${id}.s${side}`;
 
+/** Image formats the server stores, by sharp's format name. */
 const mimeByFormat: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
 /** An image's bytes with what a reply needs to serve them. */

@@ -7,7 +7,7 @@ const BATCH = 500;
 /**
  * Deletes stored bytes that no image row owns and that were written before `olderThan`. Bytes are stored before
  * their row (image-store.ts), so a process killed in between leaves bytes without a row; this is what clears
- * them. The grace period keeps it away from uploads in flight. Derived keys (`<id>.thumb`) belong to their id.
+ * them. The grace period keeps it away from uploads in flight. Derived keys (`<id>.thumb`, the scaled copies `<id>.s256` and `<id>.s512`) belong to their id.
  * Safe to run from several processes at once: a delete of a missing key is no error.
  */
 export async function sweepOrphanBlobs(

@@ -460,7 +460,8 @@ describe.sequential('two API processes and two workers on PostgreSQL, Redis and 
       let token: string | undefined;
       do {
         const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-        for (const o of page.Contents ?? []) if (o.Key) objects.add(o.Key.replace(/\.thumb$/, ''));
+        // Derived copies (`<id>.thumb`, `<id>.s256`, `<id>.s512`) belong to their image.
+        for (const o of page.Contents ?? []) if (o.Key) objects.add(o.Key.replace(/\.(thumb|s\d+)$/, ''));
         token = page.NextContinuationToken;
       } while (token);
       const uploaded = outcomes.flatMap((o) => o.images);

@@ -31,6 +31,7 @@ import type { Raster, Rect } from './raster.ts';
 import type { ScreenOptions } from './halftone.ts';
 import { watermarkStencils } from './pdf-watermark.ts';
 import { deflateBands } from './deflate-bands.ts';
+import { ExportError } from './psd.ts';
 
 /** Points per inch in PDF user space. */
 const PT_PER_INCH = 72;
@@ -123,6 +124,12 @@ export class ChapterPdfWriter {
 
   /** A writer handing the file's bytes to `sink` in order, as they are final. */
   static async create(options: PdfOptions, sink: PdfSink): Promise<ChapterPdfWriter> {
+    // The watermark's dots are cut on the screen's grid and placed by the page's dpi: two resolutions would cross
+    // the page's own dots.
+    const dpi = options.dpi ?? PRINT_DPI;
+    if (options.screen && options.screen.dpi !== dpi) {
+      throw new ExportError(`screen.dpi (${options.screen.dpi}) must be the pages' dpi (${dpi})`);
+    }
     const pdf = await PDFDocument.create();
     pdf.registerFontkit(fontkit);
     pdf.setTitle(options.title, { showInWindowTitleBar: true });

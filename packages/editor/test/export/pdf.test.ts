@@ -285,7 +285,9 @@ describe('chapter PDF watermark and mirrored lettering', () => {
       ...options,
     });
     writeFileSync(file, bytes);
-    execFileSync('pdftoppm', ['-r', '72', '-singlefile', file, path.join(tmp, name)]);
+    // Rendered at the pages' own dpi: one pixel of the page image is one pixel of the render.
+    const dpi = String((options as { dpi?: number }).dpi ?? 72);
+    execFileSync('pdftoppm', ['-r', dpi, '-singlefile', file, path.join(tmp, name)]);
     return { file, image: readPpm(readFileSync(path.join(tmp, `${name}.ppm`))) };
   }
 
@@ -323,6 +325,7 @@ describe('chapter PDF watermark and mirrored lettering', () => {
   it('keeps a screentone page pure black and white, the mark on the screen’s dots', async () => {
     const { image } = await render('wm-screen', [{ pixels: white(700, 980), grey: true }], {
       watermark: true,
+      dpi: 72 * 4,
       screen: { lpi: 60, angle: 45, dpi: 72 * 4 },
     });
     const mask = watermarkMask(700, 980);
@@ -411,5 +414,17 @@ describe('chapter PDF page images compressed band by band', () => {
         got.forEach((c, i) => expect(Math.abs(c - want[i]!), `page ${page} row ${y}`).toBeLessThanOrEqual(2));
       }
     }
+  });
+});
+
+describe('chapter PDF options', () => {
+  it('refuses a screen at another resolution than the pages, naming both', async () => {
+    const screen = { lpi: 60, angle: 45, dpi: 600 };
+    await expect(
+      ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 350, screen }, () => undefined),
+    ).rejects.toThrow("screen.dpi (600) must be the pages' dpi (350)");
+    await expect(
+      ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 600, screen }, () => undefined),
+    ).resolves.toBeInstanceOf(ChapterPdfWriter);
   });
 });

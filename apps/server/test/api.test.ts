@@ -399,6 +399,11 @@ describe.each(backends)('API on %s', (backendName) => {
       const same = await c.get(`/api/images/${small}/scaled/256`);
       expect(same.headers['content-type']).toBe('image/png');
       expect(Buffer.compare(same.rawPayload, (await c.get(`/api/images/${small}`)).rawPayload)).toBe(0);
+      // An image stored before the copies existed gets its copy on first request, and keeps it.
+      await app.koma.blobs.delete(`${opaque}.s256`);
+      const remade = await c.get(`/api/images/${opaque}/scaled/256`);
+      expect((await sharp(remade.rawPayload).metadata()).width).toBe(256);
+      expect(await app.koma.blobs.get(`${opaque}.s256`)).not.toBeNull();
       // Only the kept sides.
       expect((await c.get(`/api/images/${opaque}/scaled/300`)).statusCode).toBe(400);
     });

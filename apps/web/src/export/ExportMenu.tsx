@@ -1,7 +1,13 @@
 import { useRef, useState } from 'react';
 import { useSession } from '../session/context.ts';
 import { useT } from '../i18n/index.ts';
-import { WEBTOON_SLICE_HEIGHT, comicExportSize, comicPrintGeometry } from '@koma/editor';
+import {
+  WEBTOON_SLICE_HEIGHT,
+  comicExportSize,
+  comicPrintGeometry,
+  parsePageRange,
+  type PageRangeError,
+} from '@koma/editor';
 import { Dialog } from '../components/Dialog.tsx';
 import type { PageTone } from './tone-pages.ts';
 import './export.css';
@@ -49,6 +55,8 @@ export function ExportMenu({ session }: { session: EditorSession }) {
   const [tone, setTone] = useState<PageTone['kind']>('colour');
   const [lpi, setLpi] = useState(String(SCREEN.lpi));
   const [angle, setAngle] = useState(String(SCREEN.angle));
+  // Which pages a chapter format takes ("1-3, 5"); empty for all of them.
+  const [pageRange, setPageRange] = useState('');
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
@@ -92,7 +100,14 @@ export function ExportMenu({ session }: { session: EditorSession }) {
     Number(angle) <= 90;
   const sliceHeightValid =
     /^\d+$/.test(sliceHeight) && Number(sliceHeight) >= SLICE_HEIGHT.min && Number(sliceHeight) <= SLICE_HEIGHT.max;
+  const chapterFormat = (CHAPTER_FORMATS as readonly Format[]).includes(format);
+  const range = parsePageRange(pageRange, session.editor.doc.pages.length);
   const startExport = () => {
+    if (chapterFormat && range.error) {
+      setError(pageRangeText(t, range.error));
+      return;
+    }
+    const pages = chapterFormat && pageRange.trim() !== '' && 'pages' in range ? range.pages : undefined;
     if (format === 'webtoon' && !sliceHeightValid) {
       setError(t('export.dialog.sliceHeightInvalid', { min: SLICE_HEIGHT.min, max: SLICE_HEIGHT.max }));
       return;
@@ -105,11 +120,18 @@ export function ExportMenu({ session }: { session: EditorSession }) {
       const plan = await serverPlan(user?.plan);
       setPlan(plan);
       if (format === 'png') await exportPng(session, plan, setProgress, signal);
-      else if (format === 'pngPages' || format === 'cbz') await exportPages(session, plan, format, setProgress, signal);
+      else if (format === 'pngPages' || format === 'cbz')
+        await exportPages(session, plan, format, setProgress, signal, pages);
       else if (format === 'pdf') {
         const pageTone: PageTone =
           tone === 'screentone' ? { kind: tone, lpi: Number(lpi), angle: Number(angle) } : { kind: tone };
-        const { lowResolution } = await exportPdf(session, plan, { cropMarks, tone: pageTone }, setProgress, signal);
+        const { lowResolution } = await exportPdf(
+          session,
+          plan,
+          { cropMarks, tone: pageTone, ...(pages ? { pages } : {}) },
+          setProgress,
+          signal,
+        );
         if (lowResolution.length > 0) {
           const list = lowResolution.map((l) => t('export.dialog.lowDpiItem', { ...l })).join(', ');
           setNotice(t('export.dialog.lowDpi', { count: lowResolution.length, list }));
@@ -118,7 +140,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
         const { forced } = await exportWebtoon(
           session,
           plan,
-          { maxHeight: Number(sliceHeight), format: sliceType },
+          { maxHeight: Number(sliceHeight), format: sliceType, ...(pages ? { pages } : {}) },
           setProgress,
           signal,
         );
@@ -127,7 +149,7 @@ export function ExportMenu({ session }: { session: EditorSession }) {
         await exportPsd(
           session,
           plan,
-          { scope: format === 'psdPages' ? 'allPages' : 'page', compression },
+          { scope: format === 'psdPages' ? 'allPages' : 'page', compression, ...(pages ? { pages } : {}) },
           setProgress,
           signal,
         );
@@ -185,6 +207,23 @@ export function ExportMenu({ session }: { session: EditorSession }) {
                   {t(`export.dialog.${f}`, { dpi: comicPrintGeometry(session.editor.doc.comicConfiguration).dpi })}
                 </label>
               ))}
+            {chapterFormat && (
+              <label>
+                {t('export.dialog.pages')}{' '}
+                <input
+                  type="text"
+                  inputMode="numeric"
+                  value={pageRange}
+                  placeholder={t('export.dialog.pagesHint')}
+                  aria-invalid={range.error !== undefined}
+                  data-testid="export-pages"
+                  onChange={(e) => {
+                    setPageRange(e.target.value);
+                    setError(null);
+                  }}
+                />
+              </label>
+            )}
             {format === 'pdf' && (
               <div className="export-dialog__row">
                 <label>
@@ -394,4 +433,18 @@ export function ExportMenu({ session }: { session: EditorSession }) {
       )}
     </>
   );
+}
+
+/** A refused page range in the dialog's words, naming the field. */
+function pageRangeText(t: ReturnType<typeof useT>, error: PageRangeError): string {
+  switch (error.code) {
+    case 'notRange':
+      return t('export.dialog.pagesNotRange', { item: error.item });
+    case 'beforeFirst':
+      return t('export.dialog.pagesBeforeFirst', { item: error.item });
+    case 'backwards':
+      return t('export.dialog.pagesBackwards', { item: error.item });
+    case 'pastLast':
+      return t('export.dialog.pagesPastLast', { page: error.page, last: error.last });
+  }
 }

@@ -44,8 +44,16 @@ function regionBounds(session: EditorSession): { x: number; y: number; width: nu
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-/** One plan per page to export: the open page or all of them (a comic), or everything on an infinite canvas. */
-export function pagePlans(session: EditorSession, scope: ExportScope, fullResolution: boolean): PagePlan[] {
+/**
+ * One plan per page to export: the open page or all of them (a comic; `pages`, 0-based, chooses some of them), or
+ * everything on an infinite canvas.
+ */
+export function pagePlans(
+  session: EditorSession,
+  scope: ExportScope,
+  fullResolution: boolean,
+  pages?: readonly number[],
+): PagePlan[] {
   const doc = session.editor.doc;
   const base = safeFileName(session.name || 'koma');
   if (session.type !== 'COMIC') {
@@ -63,7 +71,7 @@ export function pagePlans(session: EditorSession, scope: ExportScope, fullResolu
   const size = fullResolution
     ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
     : undefined;
-  const indexes = scope === 'allPages' ? doc.pages.map((_, i) => i) : [session.ui.state.activePage];
+  const indexes = scope === 'allPages' ? (pages ?? doc.pages.map((_, i) => i)) : [session.ui.state.activePage];
   return indexes.map((i) =>
     planPage(doc, doc.pages[i]!.rootId, {
       ...(size ? { size } : {}),
@@ -194,8 +202,9 @@ export async function encodePages(
   plan: Plan,
   onProgress: ProgressFn,
   signal?: AbortSignal,
+  chosen?: readonly number[],
 ): Promise<EncodedPage[]> {
-  const plans = pagePlans(session, 'allPages', true);
+  const plans = pagePlans(session, 'allPages', true, chosen);
   const images = sharedImageStore();
   const pages: EncodedPage[] = [];
   for (const [i, pagePlan] of plans.entries()) {

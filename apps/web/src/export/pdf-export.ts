@@ -28,14 +28,15 @@ import { ExportWorker, type ProgressFn } from './worker-client.ts';
 export async function exportPdf(
   session: EditorSession,
   plan: Plan,
-  options: { cropMarks: boolean; tone: PageTone },
+  options: { cropMarks: boolean; tone: PageTone; pages?: readonly number[] },
   onProgress: ProgressFn,
   signal?: AbortSignal,
 ): Promise<{ lowResolution: LowResolutionImage[] }> {
   const doc = session.editor.doc;
   const base = safeFileName(session.name || 'koma');
   const placed: LowResolutionImage[] = [];
-  const plans = pagePlans(session, 'allPages', true);
+  const plans = pagePlans(session, 'allPages', true, options.pages);
+  const numbers = options.pages ?? doc.pages.map((_, i) => i);
   const images = sharedImageStore();
   // Loaded with the first PDF: it carries the font files' URLs and unicode ranges.
   const text = await import('./pdf-text.ts');
@@ -71,7 +72,7 @@ export async function exportPdf(
         onPage,
         (p) => pdfImageSizes(p, sourceSizeOf(session, images), options.tone.kind),
         // Read while the page's pictures are loaded (they are let go once it is drawn).
-        (p) => placed.push(...placedResolutions(session, p, i + 1, images)),
+        (p) => placed.push(...placedResolutions(session, p, numbers[i]! + 1, images)),
       );
       // One page in the worker while the next is drawn: the worker must be done with it before it gets another.
       if (writing) await writing;

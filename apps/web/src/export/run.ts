@@ -64,8 +64,9 @@ export async function exportPages(
   format: 'pngPages' | 'cbz',
   onProgress: ProgressFn,
   signal?: AbortSignal,
+  chosen?: readonly number[],
 ): Promise<void> {
-  const pages = await encodePages(session, plan, onProgress, signal);
+  const pages = await encodePages(session, plan, onProgress, signal, chosen);
   const base = safeFileName(session.name || 'koma');
   const readingOrder = session.editor.doc.comicConfiguration.readingOrder;
   const entries =
@@ -97,15 +98,16 @@ export async function exportPages(
 export async function exportWebtoon(
   session: EditorSession,
   plan: Plan,
-  options: { maxHeight: number; format: 'jpg' | 'png' },
+  options: { maxHeight: number; format: 'jpg' | 'png'; pages?: readonly number[] },
   onProgress: ProgressFn,
   signal?: AbortSignal,
 ): Promise<{ forced: number }> {
-  const pages = await encodePages(session, plan, onProgress, signal);
+  const pages = await encodePages(session, plan, onProgress, signal, options.pages);
   const doc = session.editor.doc;
   const stacked = stackPages(pages);
+  const chosen = options.pages ?? doc.pages.map((_, i) => i);
   const obstacles = stripObstacles(
-    doc.pages.map((p) => pageObstacles(doc, p.rootId)),
+    chosen.map((i) => pageObstacles(doc, doc.pages[i]!.rootId)),
     stacked,
   );
   const last = stacked.at(-1);
@@ -138,11 +140,11 @@ export async function exportWebtoon(
 export async function exportPsd(
   session: EditorSession,
   plan: Plan,
-  options: { scope: ExportScope; compression: number },
+  options: { scope: ExportScope; compression: number; pages?: readonly number[] },
   onProgress: ProgressFn,
   signal?: AbortSignal,
 ): Promise<void> {
-  const plans = pagePlans(session, options.scope, false);
+  const plans = pagePlans(session, options.scope, false, options.pages);
   const images = sharedImageStore();
   const files: { name: string; bytes: Uint8Array }[] = [];
   const worker = new ExportWorker(onProgress, signal, keptExportWorker);

@@ -13,6 +13,7 @@ export * from './koma-meta.ts';
 export * from './zip.ts';
 export * from './cbz.ts';
 export * from './webtoon.ts';
+export * from './page-range.ts';
 export * from './pdf.ts';
 export * from './pdf-watermark.ts';
 export * from './pdf-layers.ts';

@@ -373,6 +373,23 @@ describe('exporting a comic page', () => {
         .forEach((v, i) => expect(Math.abs(v - pixel(single, x, y)[i]!)).toBeLessThanOrEqual(3));
     }
 
+    // Chosen pages: a range past the chapter is refused in words, nothing downloaded; page 2 alone is one page.
+    await page.getByTestId('export-pages').fill('1, 3');
+    const downloads: string[] = [];
+    const onDownload = (d: { suggestedFilename(): string }) => downloads.push(d.suggestedFilename());
+    page.on('download', onDownload);
+    await page.getByTestId('export-start').click();
+    await expect(page.getByTestId('export-error').innerText()).resolves.toBe(
+      'Pages: page 3 is past the last page (2).',
+    );
+    expect(await page.getByTestId('export-pages').getAttribute('aria-invalid')).toBe('true');
+    page.off('download', onDownload);
+    expect(downloads).toEqual([]);
+    await page.getByTestId('export-pages').fill('2');
+    const second = await exportFile(page, 'pdf');
+    expect((await PDFDocument.load(second.bytes)).getPageCount()).toBe(1);
+    await page.getByTestId('export-pages').fill('');
+
     await page.getByTestId('export-crop-marks').check();
     const marked = await exportFile(page, 'pdf');
     const boxes = execFileSync('pdfinfo', ['-box', marked.file], { encoding: 'utf8' });
@@ -389,6 +406,16 @@ describe('exporting a comic page', () => {
       return select.right <= dialog.right;
     });
     expect(inside).toBe(true);
+    // On a phone the dialog's form fits its width too (a fieldset is as wide as its content unless told).
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(() => {
+      const form = document.querySelector('.export-dialog')!;
+      const edge = Math.min(form.parentElement!.getBoundingClientRect().right, window.innerWidth);
+      return Math.max(...[form, ...form.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right - edge));
+    });
+    await page.setViewportSize(desktop);
+    expect(overflow).toBeLessThanOrEqual(0);
     await page.getByTestId('export-lpi').fill('5');
     await page.getByTestId('export-start').click();
     await expect(page.getByTestId('export-error').innerText()).resolves.toContain('Lines per inch');

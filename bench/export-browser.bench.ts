@@ -16,7 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../e2e/support/browser.ts';
 import { bareDocument, fixture } from './export-fixture.ts';
 import { median, printTable } from './stats.ts';
 
@@ -136,19 +136,7 @@ server.listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--js-flags=--expose-gc',
-  ],
-});
+const browser = await launchBrowser(['--js-flags=--expose-gc']);
 try {
   const page = await browser.newPage();
   // tsx compiles this file keeping function names, with a `__name` helper the page does not have.

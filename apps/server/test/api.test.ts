@@ -378,10 +378,23 @@ describe.each(backends)('API on %s', (backendName) => {
           .png()
           .toBuffer(),
       );
+      const photo = (
+        (
+          await c.post('/api/image', {
+            encoded: (
+              await sharp(await makePng(1024, 400))
+                .jpeg()
+                .toBuffer()
+            ).toString('base64'),
+            fileType: 'jpeg',
+          })
+        ).json() as { id: string }
+      ).id;
       for (const [id, side, format, width, height] of [
-        [opaque, 256, 'jpeg', 256, 100],
-        [opaque, 512, 'jpeg', 512, 200],
-        [transparent, 256, 'webp', 100, 256],
+        [opaque, 256, 'png', 256, 100],
+        [opaque, 512, 'png', 512, 200],
+        [photo, 512, 'jpeg', 512, 200],
+        [transparent, 256, 'png', 100, 256],
       ] as const) {
         const scaled = await c.get(`/api/images/${id}/scaled/${side}`);
         expect(scaled.statusCode).toBe(200);
@@ -392,9 +405,19 @@ describe.each(backends)('API on %s', (backendName) => {
           format,
           width,
           height,
-          format === 'webp',
+          id === transparent,
         ]);
       }
+      // A flat colour of a PNG stays exactly that colour in its copy (a JPEG copy shifted pure red to 255, 1, 0).
+      const red = await upload(
+        await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#ff0000' } })
+          .png()
+          .toBuffer(),
+      );
+      const redCopy = await c.get(`/api/images/${red}/scaled/512`);
+      const { data } = await sharp(redCopy.rawPayload).raw().toBuffer({ resolveWithObject: true });
+      expect([...data.subarray(0, 3)]).toEqual([255, 0, 0]);
+      expect(data.every((v, i) => v === (i % 3 === 0 ? 255 : 0))).toBe(true);
       const small = await upload(await makePng(200, 100));
       const same = await c.get(`/api/images/${small}/scaled/256`);
       expect(same.headers['content-type']).toBe('image/png');

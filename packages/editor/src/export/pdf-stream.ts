@@ -21,6 +21,7 @@ export type PdfSink = (chunk: Uint8Array) => void;
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const STREAM = ascii('\nstream\n');
 const ENDSTREAM_ENDOBJ = ascii('\nendstream\nendobj\n\n');
+const objectOpen = (ref: PDFRef) => ascii(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
 
 export class PdfStreamSerializer {
   private offset = 0;
@@ -60,13 +61,7 @@ export class PdfStreamSerializer {
     produce: (emit: (chunk: Uint8Array) => void) => Promise<void>,
   ): Promise<void> {
     dict.set(PDFName.of('Length'), length);
-    this.offsets.push({ ref, offset: this.offset });
-    const open = ascii(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
-    const head = new Uint8Array(open.length + dict.sizeInBytes() + STREAM.length);
-    head.set(open, 0);
-    const n = dict.copyBytesInto(head, open.length);
-    head.set(STREAM, open.length + n);
-    this.emit(head);
+    this.openStream(ref, dict);
     let bytes = 0;
     await produce((chunk) => {
       bytes += chunk.length;
@@ -105,23 +100,30 @@ export class PdfStreamSerializer {
     this.emit(bytes);
   }
 
-  private write(ref: PDFRef, object: PDFObject): void {
-    const open = ascii(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
-    const close = ascii('\nendobj\n\n');
+  /** A stream object's start, up to its contents: `N G obj`, its dictionary, `stream`. */
+  private openStream(ref: PDFRef, dict: PDFDict): void {
     this.offsets.push({ ref, offset: this.offset });
+    const open = objectOpen(ref);
+    const head = new Uint8Array(open.length + dict.sizeInBytes() + STREAM.length);
+    head.set(open, 0);
+    const n = dict.copyBytesInto(head, open.length);
+    head.set(STREAM, open.length + n);
+    this.emit(head);
+  }
+
+  private write(ref: PDFRef, object: PDFObject): void {
     if (object instanceof PDFRawStream) {
       // A page image's compressed bytes (megabytes) go to the sink as they are, between their dictionary and their
       // end, not copied into one more buffer of the object's size: the same bytes as PDFStream.copyBytesInto.
       object.updateDict();
-      const head = new Uint8Array(open.length + object.dict.sizeInBytes() + STREAM.length);
-      head.set(open, 0);
-      const n = object.dict.copyBytesInto(head, open.length);
-      head.set(STREAM, open.length + n);
-      this.emit(head);
+      this.openStream(ref, object.dict);
       this.emit(object.contents);
       this.emit(ENDSTREAM_ENDOBJ);
       return;
     }
+    this.offsets.push({ ref, offset: this.offset });
+    const open = objectOpen(ref);
+    const close = ascii('\nendobj\n\n');
     const bytes = new Uint8Array(open.length + object.sizeInBytes() + close.length);
     bytes.set(open, 0);
     const n = object.copyBytesInto(bytes, open.length);

@@ -44,6 +44,11 @@ function regionBounds(session: EditorSession): { x: number; y: number; width: nu
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
+/** A chapter export's pages (0-based, in reading order): those chosen in the dialog, else every page. */
+export function chapterPages(session: EditorSession, chosen?: readonly number[]): readonly number[] {
+  return chosen ?? session.editor.doc.pages.map((_, i) => i);
+}
+
 /**
  * One plan per page to export: the open page or all of them (a comic; `pages`, 0-based, chooses some of them), or
  * everything on an infinite canvas.
@@ -71,7 +76,7 @@ export function pagePlans(
   const size = fullResolution
     ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
     : undefined;
-  const indexes = scope === 'allPages' ? (pages ?? doc.pages.map((_, i) => i)) : [session.ui.state.activePage];
+  const indexes = scope === 'allPages' ? chapterPages(session, pages) : [session.ui.state.activePage];
   return indexes.map((i) =>
     planPage(doc, doc.pages[i]!.rootId, {
       ...(size ? { size } : {}),

@@ -16,7 +16,15 @@ import { sharedImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { downloadBlob } from './download.ts';
 import { exportText } from './i18n.ts';
-import { onPageProgress, pagePlans, pixelsOf, placedResolutions, rasterizeAll, sourceSizeOf } from './pages.ts';
+import {
+  chapterPages,
+  onPageProgress,
+  pagePlans,
+  pixelsOf,
+  placedResolutions,
+  rasterizeAll,
+  sourceSizeOf,
+} from './pages.ts';
 import { transfers, type WorkerReply } from './protocol.ts';
 import type { PageTone } from './tone-pages.ts';
 import { ExportWorker, type ProgressFn } from './worker-client.ts';
@@ -36,7 +44,7 @@ export async function exportPdf(
   const base = safeFileName(session.name || 'koma');
   const placed: LowResolutionImage[] = [];
   const plans = pagePlans(session, 'allPages', true, options.pages);
-  const numbers = options.pages ?? doc.pages.map((_, i) => i);
+  const numbers = chapterPages(session, options.pages);
   const images = sharedImageStore();
   // Loaded with the first PDF: it carries the font files' URLs and unicode ranges.
   const text = await import('./pdf-text.ts');

@@ -14,7 +14,15 @@ import {
 import { api } from '../api/index.ts';
 import { sharedImageStore } from '../canvas/images.ts';
 import type { EditorSession } from '../editor/session.ts';
-import { encodePages, onPageProgress, pagePlans, pixelsOf, rasterizeAll, type ExportScope } from './pages.ts';
+import {
+  chapterPages,
+  encodePages,
+  onPageProgress,
+  pagePlans,
+  pixelsOf,
+  rasterizeAll,
+  type ExportScope,
+} from './pages.ts';
 import { transfers, type WorkerRequest } from './protocol.ts';
 import { ExportWorker, keptExportWorker, runWorker, type ProgressFn } from './worker-client.ts';
 import { downloadBytes } from './download.ts';
@@ -105,9 +113,8 @@ export async function exportWebtoon(
   const pages = await encodePages(session, plan, onProgress, signal, options.pages);
   const doc = session.editor.doc;
   const stacked = stackPages(pages);
-  const chosen = options.pages ?? doc.pages.map((_, i) => i);
   const obstacles = stripObstacles(
-    chosen.map((i) => pageObstacles(doc, doc.pages[i]!.rootId)),
+    chapterPages(session, options.pages).map((i) => pageObstacles(doc, doc.pages[i]!.rootId)),
     stacked,
   );
   const last = stacked.at(-1);

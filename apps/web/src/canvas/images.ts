@@ -7,6 +7,7 @@ import {
   loadScaledImageBlobById,
   resolveImageUrls,
 } from '../api/index.ts';
+import { DownloadShelf } from './download-shelf.ts';
 
 /**
  * A decoded picture. An ImageBitmap, not an <img>: createImageBitmap decodes off the main thread and the bitmap
@@ -92,9 +93,9 @@ export class ImageStore {
    * Downloads under way or done and not yet decoded, by id: a full and a scaled decode of one picture share one
    * download, and a picture fetched ahead (`fetchAhead`) waits here for its decode. At most `DOWNLOADS_KEPT`.
    */
-  private readonly downloads = new Map<string, Promise<Blob | null>>();
+  private readonly downloads = new DownloadShelf<Blob | null>(DOWNLOADS_KEPT);
   /** Like `downloads`, for the server's scaled copies, by `id@side`. */
-  private readonly servedDownloads = new Map<string, Promise<Served>>();
+  private readonly servedDownloads = new DownloadShelf<Served>(DOWNLOADS_KEPT);
   /** URL lookups of many ids at once under way, by id (`resolveUrls`). */
   private readonly resolving = new Map<string, Promise<void>>();
   /** The scaled level the view last asked for, by id (what `settled` waits for). */
@@ -382,54 +383,29 @@ export class ImageStore {
 
   /** The picture's bytes, downloaded once however many decodes wait for them (see `downloads`). */
   private download(id: string): Promise<Blob | null> {
-    let download = this.downloads.get(id);
-    if (!download) {
-      download = (async () => {
-        await this.resolving.get(id);
-        return loadImageBlobById(id, undefined, this.urls);
-      })();
-      this.downloads.set(id, download);
-      // The oldest go first: a picture fetched ahead and never shown must not be kept for good.
-      for (const old of this.downloads.keys()) {
-        if (this.downloads.size <= DOWNLOADS_KEPT) break;
-        this.downloads.delete(old);
-      }
-    }
-    return download;
+    return this.downloads.get(id, () => this.downloadFrom(id, () => loadImageBlobById(id, undefined, this.urls)));
   }
 
   /** The server's copy of the picture scaled to `side`, downloaded once however many decodes wait for it. */
   private downloadServed(id: string, side: number): Promise<Served> {
-    const key = `${id}@${side}`;
-    let download = this.servedDownloads.get(key);
-    if (!download) {
-      download = (async () => {
-        await this.resolving.get(id);
-        return loadScaledImageBlobById(id, side, undefined, this.urls);
-      })();
-      this.servedDownloads.set(key, download);
-      for (const old of this.servedDownloads.keys()) {
-        if (this.servedDownloads.size <= DOWNLOADS_KEPT) break;
-        this.servedDownloads.delete(old);
-      }
-    }
-    return download;
+    return this.servedDownloads.get(`${id}@${side}`, () =>
+      this.downloadFrom(id, () => loadScaledImageBlobById(id, side, undefined, this.urls)),
+    );
   }
 
-  private async servedBytesFor(id: string, side: number): Promise<Served> {
-    const key = `${id}@${side}`;
-    const download = this.downloadServed(id, side);
-    const served = await download;
-    if (this.servedDownloads.get(key) === download) this.servedDownloads.delete(key);
-    return served;
+  /** A download once the URL lookup that includes `id` (`resolveUrls`), if one is under way, is done. */
+  private async downloadFrom<T>(id: string, load: () => Promise<T>): Promise<T> {
+    await this.resolving.get(id);
+    return load();
+  }
+
+  private servedBytesFor(id: string, side: number): Promise<Served> {
+    return this.servedDownloads.take(`${id}@${side}`, () => this.downloadServed(id, side));
   }
 
   /** A decode's bytes: the download is let go once it is used (the decoded picture is what is kept). */
-  private async bytesFor(id: string): Promise<Blob | null> {
-    const download = this.download(id);
-    const blob = await download;
-    if (this.downloads.get(id) === download) this.downloads.delete(id);
-    return blob;
+  private bytesFor(id: string): Promise<Blob | null> {
+    return this.downloads.take(id, () => this.download(id));
   }
 
   private fail(key: string, id: string): void {

@@ -74,7 +74,8 @@ export function drawBlended(
   const { x0, y0, x1, y1 } = area;
   const d32 = pixelWords(dst);
   const s32 = pixelWords(src);
-  const k32 = clip ? pixelWords(clip.raster) : null;
+  // An opaque base only bounds the area (its alpha is 255 wherever it would be read).
+  const k32 = clip && !clip.opaque ? pixelWords(clip.raster) : null;
   const kw = clip ? clip.raster.width : 0;
   // Alpha read in place (a call per pixel costs several times the loop); the word fast path reads channels by byte
   // position, so a big-endian host takes the general path throughout.

@@ -10,6 +10,8 @@ import {
   fillPolygon,
   opaqueBounds,
   parseHexColor,
+  pixelWords,
+  polygonCoversArea,
   strokePolygon,
   type Raster,
   type Rect,
@@ -113,13 +115,14 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
     left: number;
     top: number;
     hidden: boolean;
+    opaque: boolean;
   }
 
   // Every PSD layer gets an id (Photoshop keeps them), by which the Koma block says what the layer shows.
   const metaNodes: KomaPsdMeta['nodes'] = {};
   const convert = (nodes: readonly PlanNode[], parentHidden: boolean): Layer[] => {
     const out: Layer[] = [];
-    let base: Base = { raster: null, left: 0, top: 0, hidden: false };
+    let base: Base = { raster: null, left: 0, top: 0, hidden: false, opaque: false };
     for (const node of nodes) {
       layerCount++;
       const id = layerCount;
@@ -136,10 +139,10 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
           opened: true,
           children: convert(node.children, parentHidden || node.hidden),
         });
-        base = { raster: null, left: 0, top: 0, hidden: false };
+        base = { raster: null, left: 0, top: 0, hidden: false, opaque: false };
         continue;
       }
-      const { raster, rect } = pixelsFor(node, rasters, plan, watermark, pool);
+      const { raster, rect, opaque } = pixelsFor(node, rasters, plan, watermark, pool);
       if (node.role === 'shape' && node.layerId && plan.restorable?.[node.layerId]) {
         metaNodes[id].hash = pixelHash(raster);
       }
@@ -181,13 +184,16 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
       const mode = node.blendMode ?? 'normal';
       const opacity = node.opacity ?? 1;
       if (!hidden && raster.width > 0) {
-        if (node.role === 'background' && done === 0) composite.data.set(raster.data);
-        else if (!node.clipping) drawBlended(composite, raster, rect.x, rect.y, mode, opacity);
+        // The composite starts as the page: the shared white page is a fill (no 16 MB read), a marked one a copy.
+        if (node.role === 'background' && done === 0) {
+          if (raster === white) pixelWords(composite).fill(-1);
+          else composite.data.set(raster.data);
+        } else if (!node.clipping) drawBlended(composite, raster, rect.x, rect.y, mode, opacity);
         else if (base.raster) {
           drawBlended(composite, raster, rect.x, rect.y, mode, opacity, { ...base, raster: base.raster });
         }
       }
-      if (!node.clipping) base = { raster, left: rect.x, top: rect.y, hidden: parentHidden || node.hidden };
+      if (!node.clipping) base = { raster, left: rect.x, top: rect.y, hidden: parentHidden || node.hidden, opaque };
       options.onProgress?.(++done, total);
     }
     return out;
@@ -304,21 +310,32 @@ function whitePage(width: number, height: number): Raster {
   return white;
 }
 
+/**
+ * A panel area that fills its rectangle: all white, so a view of the shared white page (only read, as the page is)
+ * instead of a buffer of its own drawn white — six fewer fresh buffers (≈ 13 MB) on the bench's page.
+ */
+function whiteArea(plan: PagePlan, width: number, height: number): Raster {
+  const page = whitePage(plan.width, plan.height);
+  return { width, height, data: page.data.subarray(0, width * height * 4) };
+}
+
 function pixelsFor(
   node: PlanRaster,
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
   watermark: boolean,
   pool: PixelPool | undefined,
-): { raster: Raster; rect: Rect } {
+): { raster: Raster; rect: Rect; opaque: boolean } {
   const out = layerPixels(node, rasters, plan, pool);
-  if (!watermark || out.raster.width === 0) return out;
+  const opaque = out.opaque === true;
+  if (!watermark || out.raster.width === 0) return { ...out, opaque };
   // The caller's raster is never changed: it may be drawn again (another format, another plan); nor is the shared
-  // white page.
-  const shared = out.raster === rasters.get(node.key) || out.raster === white;
+  // white page, nor a view of it.
+  const shared = out.raster === rasters.get(node.key) || out.raster.data.buffer === white?.data.buffer;
   const raster = shared ? { ...out.raster, data: out.raster.data.slice() } : out.raster;
   markRaster(raster, out.rect.x, out.rect.y, plan.width, plan.height);
-  return { raster, rect: out.rect };
+  // The mark may leave pixels less than opaque.
+  return { raster, rect: out.rect, opaque: false };
 }
 
 /** A plan raster's pixels and where they sit: the builder's own (background, panels) or the caller's, adjusted. */
@@ -327,16 +344,23 @@ export function layerPixels(
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
   pool: PixelPool | undefined,
-): { raster: Raster; rect: Rect } {
+): { raster: Raster; rect: Rect; opaque?: boolean } {
   const local = { x: node.rect.x, y: node.rect.y, width: node.rect.width, height: node.rect.height };
   let raster: Raster;
+  let opaque = false;
   switch (node.role) {
     case 'background':
       raster = whitePage(plan.width, plan.height);
+      opaque = true;
       break;
-    case 'panelArea':
-      raster = fillPolygon(local, node.polygon ?? [], [255, 255, 255, 255], pool?.take(local.width, local.height));
+    case 'panelArea': {
+      const polygon = node.polygon ?? [];
+      opaque = polygonCoversArea(local, polygon);
+      raster = opaque
+        ? whiteArea(plan, local.width, local.height)
+        : fillPolygon(local, polygon, [255, 255, 255, 255], pool?.take(local.width, local.height));
       break;
+    }
     case 'panelBorder':
       raster = strokePolygon(
         local,
@@ -371,7 +395,7 @@ export function layerPixels(
         : given;
     }
   }
-  if (!node.trim) return { raster, rect: local };
+  if (!node.trim) return { raster, rect: local, opaque };
   const used = opaqueBounds(raster);
   if (!used) return { raster: createRaster(0, 0), rect: { x: local.x, y: local.y, width: 0, height: 0 } };
   return {

@@ -54,9 +54,40 @@ export function fillPolygon(
   color: Rgba,
   out: Raster = createRaster(area.width, area.height),
 ): Raster {
-  if (polygon.length < 3) return out;
   const out32 = pixelWords(out);
   const packed = packRgba(color);
+  polygonRuns(area, polygon, (row, from, to) => out32.fill(packed, row * area.width + from, row * area.width + to + 1));
+  return out;
+}
+
+/**
+ * Whether `fillPolygon` would cover every pixel of `area`: a rectangular panel on whole pixels does, and its area
+ * is then all one colour without drawing it.
+ */
+export function polygonCoversArea(area: Rect, polygon: readonly Point[]): boolean {
+  if (area.width <= 0 || area.height <= 0) return false;
+  let row = -1;
+  let next = 0;
+  let covered = 0;
+  polygonRuns(area, polygon, (r, from, to) => {
+    if (r !== row) {
+      if (next >= area.width) covered++;
+      row = r;
+      next = 0;
+    }
+    if (from <= next) next = Math.max(next, to + 1);
+  });
+  if (next >= area.width) covered++;
+  return covered === area.height;
+}
+
+/** Each row's runs of pixels (first and last column, left to right) whose centres the polygon covers. */
+function polygonRuns(
+  area: Rect,
+  polygon: readonly Point[],
+  run: (row: number, from: number, to: number) => void,
+): void {
+  if (polygon.length < 3) return;
   const xs: number[] = [];
   for (let row = 0; row < area.height; row++) {
     const y = area.y + row + 0.5;
@@ -70,10 +101,9 @@ export function fillPolygon(
     for (let k = 0; k + 1 < xs.length; k += 2) {
       const from = Math.max(0, Math.ceil(xs[k]! - area.x - 0.5));
       const to = Math.min(area.width - 1, Math.ceil(xs[k + 1]! - area.x - 0.5) - 1);
-      if (to >= from) out32.fill(packed, row * area.width + from, row * area.width + to + 1);
+      if (to >= from) run(row, from, to);
     }
   }
-  return out;
 }
 
 /**
@@ -177,6 +207,8 @@ export interface ClipBase {
   raster: Raster;
   left: number;
   top: number;
+  /** Every pixel of the base is opaque (a panel's area that fills its rectangle): it limits where, not how much. */
+  opaque?: boolean;
 }
 
 /** One RGBA pixel as the signed word a little- or big-endian view of the bytes reads. */
@@ -229,7 +261,8 @@ export function drawOver(dst: Raster, src: Raster, left: number, top: number, op
   const s = src.data;
   const d32 = pixelWords(dst);
   const s32 = pixelWords(src);
-  const k32 = clip ? pixelWords(clip.raster) : null;
+  // An opaque base only bounds the area: its alpha is 255 wherever it is read, so it need not be read.
+  const k32 = clip && !clip.opaque ? pixelWords(clip.raster) : null;
   const kw = clip?.raster.width ?? 0;
   const scale = Math.max(0, Math.min(1, opacity));
   for (let y = y0; y < y1; y++) {

@@ -283,4 +283,22 @@ describe('the shared white page', () => {
     expect(again).toBe(first);
     expect(again.data.every((v) => v === 255)).toBe(true);
   });
+
+  it('is also the pixels of a panel area that fills its rectangle, which a free build marks in a copy', () => {
+    const { doc, rootId } = fixtureDoc();
+    const pagePlan = planPage(doc, rootId);
+    const layers = (plan: 'free' | 'subscriber') => {
+      const { psd } = buildPsd(pagePlan, syntheticRasters(pagePlan), { plan, thumbnail: false });
+      const panel1 = psd.children!.find((l) => l.name === 'Panel 1')!;
+      return { background: psd.children![0]!.imageData!, area: panel1.children![0]!.imageData! };
+    };
+    const plain = layers('subscriber');
+    expect([plain.area.width, plain.area.height]).toEqual([1500, 1000]);
+    expect(plain.area.data.buffer).toBe(plain.background.data.buffer);
+    expect(plain.area.data.length).toBe(1500 * 1000 * 4);
+    const marked = layers('free');
+    expect(marked.area.data.buffer).not.toBe(plain.background.data.buffer);
+    expect(marked.area.data.some((v) => v !== 255)).toBe(true);
+    expect(layers('subscriber').background.data.every((v) => v === 255)).toBe(true);
+  });
 });

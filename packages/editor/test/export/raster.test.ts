@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { BlendMode } from '@koma/domain';
 import { drawBlended } from '../../src/export/blend.ts';
 import { previousDrawBlended } from './blend-previous.ts';
-import { createRaster, drawOver, opaqueBounds, type ClipBase, type Raster } from '../../src/export/raster.ts';
+import {
+  createRaster,
+  drawOver,
+  fillPolygon,
+  opaqueBounds,
+  polygonCoversArea,
+  type ClipBase,
+  type Raster,
+} from '../../src/export/raster.ts';
 
 /** Source-over one pixel at a time, the plain formula drawOver's block copies and skips must agree with. */
 function referenceDrawOver(dst: Raster, src: Raster, left: number, top: number, opacity: number, clip?: ClipBase) {
@@ -272,6 +280,89 @@ describe('opaqueBounds', () => {
         expect(opaqueBounds(r)).toEqual(expected);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('an opaque clip base', () => {
+  it('draws what the same base read pixel by pixel draws, in normal and every blend mode, bounded by the base', () => {
+    fc.assert(
+      fc.property(
+        raster(50, 12),
+        raster(60, 14),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 14 }),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.constantFrom<BlendMode>('normal', 'multiply', 'screen', 'overlay', 'darken', 'lighten'),
+        fc.constantFrom(1, 0.8, 0),
+        (dstStart, src, clipW, clipH, left, top, clipLeft, clipTop, mode, opacity) => {
+          const base = createRaster(clipW, clipH, [255, 255, 255, 255]);
+          const read = { ...dstStart, data: dstStart.data.slice() };
+          const trusted = { ...dstStart, data: dstStart.data.slice() };
+          drawBlended(read, src, left, top, mode, opacity, { raster: base, left: clipLeft, top: clipTop });
+          drawBlended(trusted, src, left, top, mode, opacity, {
+            raster: base,
+            left: clipLeft,
+            top: clipTop,
+            opaque: true,
+          });
+          expect(Buffer.from(trusted.data).equals(Buffer.from(read.data))).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('polygonCoversArea', () => {
+  const full = (area: { width: number; height: number }, polygon: { x: number; y: number }[]) =>
+    pixelWordsAllOpaque(fillPolygon({ x: 0, y: 0, ...area }, polygon, [255, 255, 255, 255]));
+  const pixelWordsAllOpaque = (r: Raster) => {
+    for (let i = 3; i < r.data.length; i += 4) if (r.data[i] !== 255) return false;
+    return true;
+  };
+
+  it('is true for a rectangle on whole pixels that spans the area, false when an edge leaves a column or row out', () => {
+    const rect = (x0: number, y0: number, x1: number, y1: number) => [
+      { x: x0, y: y0 },
+      { x: x1, y: y0 },
+      { x: x1, y: y1 },
+      { x: x0, y: y1 },
+    ];
+    const area = { x: 0, y: 0, width: 20, height: 10 };
+    expect(polygonCoversArea(area, rect(0, 0, 20, 10))).toBe(true);
+    expect(polygonCoversArea(area, rect(-5, -5, 30, 30))).toBe(true);
+    expect(polygonCoversArea(area, rect(0.6, 0, 20, 10))).toBe(false);
+    expect(polygonCoversArea(area, rect(0, 0, 20, 9.4))).toBe(false);
+    expect(polygonCoversArea(area, [...rect(0, 0, 20, 10)].slice(0, 3))).toBe(false);
+    expect(polygonCoversArea({ ...area, width: 0 }, rect(0, 0, 20, 10))).toBe(false);
+  });
+
+  it('says exactly whether fillPolygon fills every pixel of the area', () => {
+    const coord = fc.oneof(fc.integer({ min: -4, max: 24 }), fc.double({ min: -4, max: 24, noNaN: true }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.record({ x: coord, y: coord }), { minLength: 3, maxLength: 7 }),
+        fc.boolean(),
+        (width, height, points, boxy) => {
+          // Half the cases are boxes (which often cover the area), the rest any polygon.
+          const polygon = boxy
+            ? [
+                { x: Math.min(points[0]!.x, points[1]!.x), y: Math.min(points[0]!.y, points[1]!.y) },
+                { x: Math.max(points[0]!.x, points[1]!.x) + 20, y: Math.min(points[0]!.y, points[1]!.y) },
+                { x: Math.max(points[0]!.x, points[1]!.x) + 20, y: Math.max(points[0]!.y, points[1]!.y) + 12 },
+                { x: Math.min(points[0]!.x, points[1]!.x), y: Math.max(points[0]!.y, points[1]!.y) + 12 },
+              ]
+            : points;
+          expect(polygonCoversArea({ x: 0, y: 0, width, height }, polygon)).toBe(full({ width, height }, polygon));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

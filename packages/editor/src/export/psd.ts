@@ -7,11 +7,14 @@ import {
   createRaster,
   cropRaster,
   downscale,
+  drawOver,
   fillPolygon,
+  fillRect,
   opaqueBounds,
   parseHexColor,
   pixelWords,
   polygonCoversArea,
+  strokeCover,
   strokePolygon,
   type Raster,
   type Rect,
@@ -142,7 +145,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         base = { raster: null, left: 0, top: 0, hidden: false, opaque: false };
         continue;
       }
-      const { raster, rect, opaque } = pixelsFor(node, rasters, plan, watermark, pool);
+      const { raster, rect, white: opaque, cover } = pixelsFor(node, rasters, plan, watermark, pool);
       if (node.role === 'shape' && node.layerId && plan.restorable?.[node.layerId]) {
         metaNodes[id].hash = pixelHash(raster);
       }
@@ -188,6 +191,12 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         if (node.role === 'background' && done === 0) {
           if (raster === white) pixelWords(composite).fill(-1);
           else composite.data.set(raster.data);
+        } else if (!node.clipping && opaque && mode === 'normal' && opacity === 1) {
+          // An all-white layer at full opacity (a panel's area) is a fill, and an outline is drawn where it can be
+          // (its clear inside unread): the same bytes as drawing them whole.
+          fillRect(composite, rect, [255, 255, 255, 255]);
+        } else if (!node.clipping && cover && mode === 'normal') {
+          for (const part of cover) drawOver(composite, raster, rect.x, rect.y, opacity, undefined, part);
         } else if (!node.clipping) drawBlended(composite, raster, rect.x, rect.y, mode, opacity);
         else if (base.raster) {
           drawBlended(composite, raster, rect.x, rect.y, mode, opacity, { ...base, raster: base.raster });
@@ -325,17 +334,16 @@ function pixelsFor(
   plan: PagePlan,
   watermark: boolean,
   pool: PixelPool | undefined,
-): { raster: Raster; rect: Rect; opaque: boolean } {
+): { raster: Raster; rect: Rect; white: boolean; cover?: Rect[] } {
   const out = layerPixels(node, rasters, plan, pool);
-  const opaque = out.opaque === true;
-  if (!watermark || out.raster.width === 0) return { ...out, opaque };
+  if (!watermark || out.raster.width === 0) return { ...out, white: out.white === true };
   // The caller's raster is never changed: it may be drawn again (another format, another plan); nor is the shared
   // white page, nor a view of it.
   const shared = out.raster === rasters.get(node.key) || out.raster.data.buffer === white?.data.buffer;
   const raster = shared ? { ...out.raster, data: out.raster.data.slice() } : out.raster;
   markRaster(raster, out.rect.x, out.rect.y, plan.width, plan.height);
-  // The mark may leave pixels less than opaque.
-  return { raster, rect: out.rect, opaque: false };
+  // The mark changes pixels: no longer all white, nor only where the outline is.
+  return { raster, rect: out.rect, white: false };
 }
 
 /** A plan raster's pixels and where they sit: the builder's own (background, panels) or the caller's, adjusted. */
@@ -344,32 +352,37 @@ export function layerPixels(
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
   pool: PixelPool | undefined,
-): { raster: Raster; rect: Rect; opaque?: boolean } {
+): { raster: Raster; rect: Rect; white?: boolean; cover?: Rect[] } {
   const local = { x: node.rect.x, y: node.rect.y, width: node.rect.width, height: node.rect.height };
   let raster: Raster;
-  let opaque = false;
+  // Every pixel opaque white (the page, a panel area that fills its rectangle): a fill to draw, an opaque clip base.
+  let white = false;
+  let cover: Rect[] | undefined;
   switch (node.role) {
     case 'background':
       raster = whitePage(plan.width, plan.height);
-      opaque = true;
+      white = true;
       break;
     case 'panelArea': {
       const polygon = node.polygon ?? [];
-      opaque = polygonCoversArea(local, polygon);
-      raster = opaque
+      white = polygonCoversArea(local, polygon);
+      raster = white
         ? whiteArea(plan, local.width, local.height)
         : fillPolygon(local, polygon, [255, 255, 255, 255], pool?.take(local.width, local.height));
       break;
     }
-    case 'panelBorder':
+    case 'panelBorder': {
+      const width = node.stroke?.width ?? PSD_PANEL_STROKE_PX;
       raster = strokePolygon(
         local,
         node.polygon ?? [],
-        node.stroke?.width ?? PSD_PANEL_STROKE_PX,
+        width,
         parseHexColor(node.stroke?.color ?? PSD_PANEL_STROKE_COLOR),
         pool?.take(local.width, local.height),
       );
+      cover = strokeCover(local, node.polygon ?? [], width);
       break;
+    }
     default: {
       const given = rasters.get(node.key);
       if (!given) {
@@ -395,7 +408,7 @@ export function layerPixels(
         : given;
     }
   }
-  if (!node.trim) return { raster, rect: local, opaque };
+  if (!node.trim) return { raster, rect: local, white, cover };
   const used = opaqueBounds(raster);
   if (!used) return { raster: createRaster(0, 0), rect: { x: local.x, y: local.y, width: 0, height: 0 } };
   return {

@@ -119,13 +119,11 @@ export function strokePolygon(
 ): Raster {
   const half = width / 2;
   const half2 = half * half;
+  const boxes = edgeBoxes(area, polygon, width);
   for (let i = 0; i < polygon.length; i++) {
     const a = polygon[i]!;
     const b = polygon[(i + 1) % polygon.length]!;
-    const x0 = Math.max(0, Math.floor(Math.min(a.x, b.x) - half - area.x));
-    const x1 = Math.min(area.width - 1, Math.ceil(Math.max(a.x, b.x) + half - area.x));
-    const y0 = Math.max(0, Math.floor(Math.min(a.y, b.y) - half - area.y));
-    const y1 = Math.min(area.height - 1, Math.ceil(Math.max(a.y, b.y) + half - area.y));
+    const { x0, x1, y0, y1 } = boxes[i]!;
     const dx = b.x - a.x;
     const dy = b.y - a.y;
     const len2 = dx * dx + dy * dy || 1;
@@ -144,6 +142,52 @@ export function strokePolygon(
   return out;
 }
 
+/** Each edge's box of pixels (inclusive, in the area's pixels) that strokePolygon samples: nothing outside is drawn. */
+function edgeBoxes(
+  area: Rect,
+  polygon: readonly Point[],
+  width: number,
+): { x0: number; x1: number; y0: number; y1: number }[] {
+  const half = width / 2;
+  return polygon.map((a, i) => {
+    const b = polygon[(i + 1) % polygon.length]!;
+    return {
+      x0: Math.max(0, Math.floor(Math.min(a.x, b.x) - half - area.x)),
+      x1: Math.min(area.width - 1, Math.ceil(Math.max(a.x, b.x) + half - area.x)),
+      y0: Math.max(0, Math.floor(Math.min(a.y, b.y) - half - area.y)),
+      y1: Math.min(area.height - 1, Math.ceil(Math.max(a.y, b.y) + half - area.y)),
+    };
+  });
+}
+
+/**
+ * Disjoint rectangles (in the area's pixels) holding every pixel `strokePolygon` can draw: between the rows where an
+ * edge's box starts or ends the boxes that cross a row are the same, and their merged column ranges are one
+ * rectangle each. A rectangular panel's outline is five bands; the clear inside, most of the raster, is in none, so
+ * drawing the outline need not read it.
+ */
+export function strokeCover(area: Rect, polygon: readonly Point[], width: number): Rect[] {
+  const boxes = edgeBoxes(area, polygon, width).filter((b) => b.x0 <= b.x1 && b.y0 <= b.y1);
+  const breaks = [...new Set(boxes.flatMap((b) => [b.y0, b.y1 + 1]))].sort((p, q) => p - q);
+  const out: Rect[] = [];
+  for (let k = 0; k + 1 < breaks.length; k++) {
+    const y = breaks[k]!;
+    const height = breaks[k + 1]! - y;
+    const ranges = boxes
+      .filter((b) => b.y0 <= y && y <= b.y1)
+      .map((b) => [b.x0, b.x1] as [number, number])
+      .sort((p, q) => p[0] - q[0]);
+    const merged: [number, number][] = [];
+    for (const [from, to] of ranges) {
+      const last = merged[merged.length - 1];
+      if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+      else merged.push([from, to]);
+    }
+    for (const [from, to] of merged) out.push({ x: from, y, width: to - from + 1, height });
+  }
+  return out;
+}
+
 function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
   const i = (y * r.width + x) * 4;
   r.data[i] = c[0];
@@ -156,36 +200,54 @@ function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
 export function opaqueBounds(r: Raster): Rect | null {
   const w32 = pixelWords(r);
   const w = r.width;
-  // Empty rows are most of a padded text raster: test eight pixels per branch.
-  const rowUsed = (y: number) => {
-    let i = y * w;
-    const end = i + w;
-    for (const end8 = end - 7; i < end8; i += 8) {
-      const any =
-        w32[i]! | w32[i + 1]! | w32[i + 2]! | w32[i + 3]! | w32[i + 4]! | w32[i + 5]! | w32[i + 6]! | w32[i + 7]!;
-      if ((any & ALPHA_MASK) !== 0) return true;
-    }
-    for (; i < end; i++) if ((w32[i]! & ALPHA_MASK) !== 0) return true;
-    return false;
-  };
-  let minY = 0;
-  while (minY < r.height && !rowUsed(minY)) minY++;
-  if (minY === r.height) return null;
-  let maxY = r.height - 1;
-  while (maxY > minY && !rowUsed(maxY)) maxY--;
-  let minX = w;
-  let maxX = -1;
+  const n = w32.length;
+  // Rows are contiguous, so the first used pixel from the start and the last from the end give the first and last
+  // rows in two flat scans; empty rows are most of a padded text raster, tested eight pixels per branch.
+  let i = 0;
+  for (const end8 = n - 7; i < end8; i += 8) {
+    const any =
+      w32[i]! | w32[i + 1]! | w32[i + 2]! | w32[i + 3]! | w32[i + 4]! | w32[i + 5]! | w32[i + 6]! | w32[i + 7]!;
+    if ((any & ALPHA_MASK) !== 0) break;
+  }
+  while (i < n && (w32[i]! & ALPHA_MASK) === 0) i++;
+  if (i === n) return null;
+  let j = n - 1;
+  for (; j >= i + 8; j -= 8) {
+    const any =
+      w32[j]! | w32[j - 1]! | w32[j - 2]! | w32[j - 3]! | w32[j - 4]! | w32[j - 5]! | w32[j - 6]! | w32[j - 7]!;
+    if ((any & ALPHA_MASK) !== 0) break;
+  }
+  while ((w32[j]! & ALPHA_MASK) === 0) j--;
+  const minY = Math.floor(i / w);
+  const maxY = Math.floor(j / w);
+  // Two used pixels: the columns lie between them at least.
+  let minX = Math.min(i - minY * w, j - maxY * w);
+  let maxX = Math.max(i - minY * w, j - maxY * w);
   for (let y = minY; y <= maxY; y++) {
     const row = y * w;
-    for (let x = 0; x < minX; x++) {
-      if (alphaOf(w32[row + x]!) !== 0) {
+    let x = 0;
+    for (; x + 8 <= minX; x += 8) {
+      const k = row + x;
+      const any =
+        w32[k]! | w32[k + 1]! | w32[k + 2]! | w32[k + 3]! | w32[k + 4]! | w32[k + 5]! | w32[k + 6]! | w32[k + 7]!;
+      if ((any & ALPHA_MASK) !== 0) break;
+    }
+    for (; x < minX; x++) {
+      if ((w32[row + x]! & ALPHA_MASK) !== 0) {
         minX = x;
         break;
       }
     }
-    for (let x = w - 1; x > maxX; x--) {
-      if (alphaOf(w32[row + x]!) !== 0) {
-        maxX = x;
+    let e = w - 1;
+    for (; e - 8 >= maxX; e -= 8) {
+      const k = row + e;
+      const any =
+        w32[k]! | w32[k - 1]! | w32[k - 2]! | w32[k - 3]! | w32[k - 4]! | w32[k - 5]! | w32[k - 6]! | w32[k - 7]!;
+      if ((any & ALPHA_MASK) !== 0) break;
+    }
+    for (; e > maxX; e--) {
+      if ((w32[row + e]! & ALPHA_MASK) !== 0) {
+        maxX = e;
         break;
       }
     }
@@ -233,11 +295,18 @@ export function drawArea(
   left: number,
   top: number,
   clip?: ClipBase,
+  within?: Rect,
 ): { x0: number; y0: number; x1: number; y1: number } | null {
   let x0 = Math.max(0, left);
   let y0 = Math.max(0, top);
   let x1 = Math.min(dst.width, left + src.width);
   let y1 = Math.min(dst.height, top + src.height);
+  if (within) {
+    x0 = Math.max(x0, left + within.x);
+    y0 = Math.max(y0, top + within.y);
+    x1 = Math.min(x1, left + within.x + within.width);
+    y1 = Math.min(y1, top + within.y + within.height);
+  }
   if (clip) {
     x0 = Math.max(x0, clip.left);
     y0 = Math.max(y0, clip.top);
@@ -251,10 +320,19 @@ export function drawArea(
  * Draws `src`, whose top-left sits at (left, top) of `dst`, over `dst` (source-over on straight alpha). `opacity`
  * scales the source; `clip`, when given, multiplies the source's alpha by the clip base's alpha (a clipping mask),
  * and nothing is drawn outside the base. Runs of opaque pixels are block copies and runs that draw nothing are
- * skipped, eight pixels per test: most of a page is opaque art inside its panel, or empty padding.
+ * skipped, eight pixels per test: most of a page is opaque art inside its panel, or empty padding. `within` (in the
+ * source's pixels) draws only that part of it, for a caller that knows the rest is clear.
  */
-export function drawOver(dst: Raster, src: Raster, left: number, top: number, opacity = 1, clip?: ClipBase): void {
-  const area = drawArea(dst, src, left, top, clip);
+export function drawOver(
+  dst: Raster,
+  src: Raster,
+  left: number,
+  top: number,
+  opacity = 1,
+  clip?: ClipBase,
+  within?: Rect,
+): void {
+  const area = drawArea(dst, src, left, top, clip, within);
   if (!area) return;
   const { x0, y0, x1, y1 } = area;
   const d = dst.data;
@@ -449,6 +527,18 @@ function gridOffsets(size: number, count: number, stride: number): Int32Array {
       out[c * 3 + k] = Math.min(size - 1, s0 + Math.floor(((s1 - s0) * (k + 0.5)) / 3)) * stride;
   }
   return out;
+}
+
+/** Fills a rectangle of `dst` (cut to it) with one pixel value. */
+export function fillRect(dst: Raster, rect: Rect, color: Rgba): void {
+  const x0 = Math.max(0, rect.x);
+  const x1 = Math.min(dst.width, rect.x + rect.width);
+  if (x1 <= x0) return;
+  const words = pixelWords(dst);
+  const packed = packRgba(color);
+  for (let y = Math.max(0, rect.y); y < Math.min(dst.height, rect.y + rect.height); y++) {
+    words.fill(packed, y * dst.width + x0, y * dst.width + x1);
+  }
 }
 
 /** Multiplies every alpha by `opacity` (0..1): how an imported layer's opacity becomes part of its pixels. */

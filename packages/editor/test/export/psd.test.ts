@@ -16,6 +16,9 @@ import {
   zipFiles,
 } from '../../src/export/index.ts';
 import { COLORS, fixtureDoc, syntheticRasters } from './support.ts';
+import { drawBlended } from '../../src/export/blend.ts';
+import { createRaster, type Raster } from '../../src/export/raster.ts';
+import type { BlendMode } from '@koma/domain';
 import { unzipSync } from 'fflate';
 
 const tmp = mkdtempSync(join(tmpdir(), 'koma-psd-'));
@@ -300,5 +303,47 @@ describe('the shared white page', () => {
     expect(marked.area.data.buffer).not.toBe(plain.background.data.buffer);
     expect(marked.area.data.some((v) => v !== 255)).toBe(true);
     expect(layers('subscriber').background.data.every((v) => v === 255)).toBe(true);
+  });
+});
+
+describe('the composite', () => {
+  it('is every visible layer drawn whole, in order, each clipped to its base as read', () => {
+    // The builder fills a white panel area, draws an outline only where it can be and trusts an all-white base
+    // instead of reading it; drawing every layer of the file whole must give the same bytes.
+    const { doc, rootId } = fixtureDoc();
+    const pagePlan = planPage(doc, rootId);
+    const rasters = syntheticRasters(pagePlan);
+    for (const node of pagePlan.nodes.flatMap((n) => (n.kind === 'group' ? n.children : [n]))) {
+      if (node.kind !== 'raster' || node.layerId !== 'sky') continue;
+      // Noise under a blend mode, so that the blended pixels differ from pixel to pixel.
+      const sky = rasters.get(node.key)!;
+      let seed = 7;
+      for (let i = 0; i < sky.data.length; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        if (i % 4 !== 3) sky.data[i] = seed & 255;
+      }
+      node.blendMode = 'multiply';
+      node.opacity = 0.8;
+    }
+    const { psd, composite } = buildPsd(pagePlan, rasters, { plan: 'subscriber', thumbnail: false });
+    const reference = createRaster(psd.width, psd.height);
+    const draw = (layers: readonly Layer[]) => {
+      let base: Layer | undefined;
+      for (const l of layers) {
+        if (l.children) {
+          if (!l.hidden) draw(l.children);
+          base = undefined;
+          continue;
+        }
+        if (!l.clipping) base = l;
+        if (l.hidden || !l.imageData || (l.clipping && (!base || base.hidden || !base.imageData))) continue;
+        const clip = l.clipping ? { raster: base!.imageData as Raster, left: base!.left!, top: base!.top! } : undefined;
+        const mode = (l.blendMode ?? 'normal') as BlendMode;
+        drawBlended(reference, l.imageData as Raster, l.left!, l.top!, mode, l.opacity ?? 1, clip);
+      }
+    };
+    draw(psd.children!);
+    expect(psd.children!.some((l) => l.children?.some((c) => c.blendMode === 'multiply'))).toBe(true);
+    expect(Buffer.from(composite.data).equals(Buffer.from(reference.data))).toBe(true);
   });
 });

@@ -7,8 +7,11 @@ import {
   createRaster,
   drawOver,
   fillPolygon,
+  fillRect,
   opaqueBounds,
   polygonCoversArea,
+  strokeCover,
+  strokePolygon,
   type ClipBase,
   type Raster,
 } from '../../src/export/raster.ts';
@@ -364,5 +367,85 @@ describe('polygonCoversArea', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('strokeCover', () => {
+  const coord = fc.oneof(fc.integer({ min: -6, max: 40 }), fc.double({ min: -6, max: 40, noNaN: true }));
+  it('holds every pixel strokePolygon draws, in rectangles that do not overlap', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 36 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: -3, max: 3 }),
+        fc.integer({ min: -3, max: 3 }),
+        fc.array(fc.record({ x: coord, y: coord }), { minLength: 2, maxLength: 6 }),
+        fc.constantFrom(1, 2, 5, 7.5),
+        (width, height, x, y, polygon, stroke) => {
+          const area = { x, y, width, height };
+          const drawn = strokePolygon(area, polygon, stroke, [0, 0, 0, 255]);
+          const owners = new Uint8Array(width * height);
+          for (const r of strokeCover(area, polygon, stroke)) {
+            for (let row = r.y; row < r.y + r.height; row++) {
+              for (let col = r.x; col < r.x + r.width; col++) {
+                expect(row >= 0 && row < height && col >= 0 && col < width).toBe(true);
+                owners[row * width + col]!++;
+              }
+            }
+          }
+          for (let i = 0; i < owners.length; i++) {
+            expect(owners[i]! <= 1).toBe(true);
+            if (drawn.data[i * 4 + 3] !== 0) expect(owners[i]).toBe(1);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('drawOver within a part of the source', () => {
+  it('draws that part as drawing the whole would, and nothing outside it', () => {
+    fc.assert(
+      fc.property(
+        raster(50, 12),
+        raster(60, 14),
+        fc.integer({ min: -20, max: 40 }),
+        fc.integer({ min: -6, max: 12 }),
+        fc.record({
+          x: fc.integer({ min: -5, max: 60 }),
+          y: fc.integer({ min: -3, max: 14 }),
+          width: fc.integer({ min: 0, max: 60 }),
+          height: fc.integer({ min: 0, max: 14 }),
+        }),
+        fc.constantFrom(1, 0.5),
+        (dstStart, src, left, top, part, opacity) => {
+          // The source cleared outside the part: drawing it whole is the reference.
+          const cleared = createRaster(src.width, src.height);
+          for (let y = Math.max(0, part.y); y < Math.min(src.height, part.y + part.height); y++) {
+            for (let x = Math.max(0, part.x); x < Math.min(src.width, part.x + part.width); x++) {
+              const i = (y * src.width + x) * 4;
+              cleared.data.set(src.data.subarray(i, i + 4), i);
+            }
+          }
+          const expected = { ...dstStart, data: dstStart.data.slice() };
+          const actual = { ...dstStart, data: dstStart.data.slice() };
+          drawOver(expected, cleared, left, top, opacity);
+          drawOver(actual, src, left, top, opacity, undefined, part);
+          expect(Buffer.from(actual.data).equals(Buffer.from(expected.data))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('fillRect', () => {
+  it('fills the rectangle cut to the raster and nothing else', () => {
+    const r = createRaster(5, 4);
+    fillRect(r, { x: 3, y: -1, width: 4, height: 3 }, [1, 2, 3, 4]);
+    const filled = [...Array(20).keys()].filter((i) => r.data[i * 4 + 3] === 4);
+    expect(filled).toEqual([3, 4, 8, 9]);
+    expect([...r.data.subarray(12, 16)]).toEqual([1, 2, 3, 4]);
   });
 });

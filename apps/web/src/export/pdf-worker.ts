@@ -9,6 +9,7 @@ import {
   PixelPool,
   composePdfPage,
   halftone,
+  isBanded,
   type PdfTextRun,
   type ScreenOptions,
 } from '@koma/editor';
@@ -99,13 +100,16 @@ export async function handlePdf(request: PdfRequest, reply: (message: WorkerRepl
     reply({ type: 'progress', done: 0, total: 2, stage: { key: 'compositing' } });
     // No watermark in the pixels: the writer draws it over the whole page, lettering included.
     const { page: job } = request;
-    const composed = composePdfPage(job.plan, new Map(job.rasters), new Map(job.sources ?? []), pdf.pool);
+    // Composed a band at a time as it is compressed, unless it is screened (the screen takes the whole page).
+    const composed = composePdfPage(job.plan, new Map(job.rasters), new Map(job.sources ?? []), pdf.pool, {
+      banded: !pdf.screen,
+    });
     if (pdf.tone.kind !== 'colour') {
       reply({ type: 'progress', done: 1, total: 2, stage: { key: 'toning', file: String(page) } });
     }
     // Greys are taken by the writer (each pixel's luminance, pictures and rasters alike); a screentone page is one
     // raster (pdfImageSizes leaves every picture in it), screened here.
-    const pixels = pdf.screen ? halftone(composed.pixels, pdf.screen) : composed.pixels;
+    const pixels = pdf.screen && !isBanded(composed.pixels) ? halftone(composed.pixels, pdf.screen) : composed.pixels;
     await fetchFonts(request.texts);
     await pdf.writer.addPage({
       pixels,

@@ -21,3 +21,4 @@ export * from './pdf-stream.ts';
 export * from './halftone.ts';
 export * from './resolution.ts';
 export * from './pdf-text.ts';
+export * from './banded.ts';

@@ -10,7 +10,8 @@ import { drawBlended } from './blend.ts';
 import { layerPixels } from './psd.ts';
 import type { PagePlan, PlanNode, PlanRaster } from './plan-types.ts';
 import type { PixelPool } from './pool.ts';
-import { createRaster, drawOver, opaqueBounds, type Point, type Raster, type Rect } from './raster.ts';
+import { createRaster, drawOver, opaqueBounds, type ClipBase, type Point, type Raster, type Rect } from './raster.ts';
+import type { BandedRaster, PagePixels } from './banded.ts';
 import type { PdfMatrix } from './pdf-text.ts';
 
 /** One layer of a PDF page over its page image, in drawing order. */
@@ -18,7 +19,7 @@ export type PdfLayer =
   | {
       kind: 'raster';
       /** Page-aligned pixels (their top-left is the page's); only `crop` of them is written. */
-      pixels: Raster;
+      pixels: PagePixels;
       crop: Rect;
       /** Drawn with this blend mode (its opacity is in the pixels' alpha). */
       blendMode?: BlendMode;
@@ -120,8 +121,11 @@ export function pdfImageSizes(
 }
 
 export interface PdfPageLayers {
-  /** The opaque page image: the background and every layer under the first picture drawn at its own resolution. */
-  pixels: Raster;
+  /**
+   * The opaque page image: the background and every layer under the first picture drawn at its own resolution;
+   * banded when asked for (composed a band at a time as it is written).
+   */
+  pixels: PagePixels;
   /**
    * The rest of the page in drawing order. Lazily composed: a raster's pixels are reused for the next run once the
    * iteration moves on, so the consumer writes each layer before asking for the next.
@@ -139,11 +143,15 @@ export function composePdfPage(
   rasters: ReadonlyMap<string, Raster>,
   sources: ReadonlyMap<string, Raster>,
   pool?: PixelPool,
+  options: { banded?: boolean } = {},
 ): PdfPageLayers {
-  const parts = pageParts(plan, rasters, sources, pool);
-  const first = parts.next();
-  if (first.done || first.value.kind !== 'raster') throw new Error('A PDF page starts with its page image');
-  return { pixels: first.value.pixels, layers: { [Symbol.iterator]: () => parts } };
+  // Banded only over the visible white page, which makes it opaque without looking at a pixel.
+  const first = plan.nodes[0];
+  const banded = !!options.banded && first?.kind === 'raster' && first.role === 'background' && !first.hidden;
+  const parts = pageParts(plan, rasters, sources, pool, banded);
+  const image = parts.next();
+  if (image.done || image.value.kind !== 'raster') throw new Error('A PDF page starts with its page image');
+  return { pixels: image.value.pixels, layers: { [Symbol.iterator]: () => parts } };
 }
 
 function* pageParts(
@@ -151,12 +159,15 @@ function* pageParts(
   rasters: ReadonlyMap<string, Raster>,
   sources: ReadonlyMap<string, Raster>,
   pool: PixelPool | undefined,
+  banded: boolean,
 ): Generator<PdfLayer, void, undefined> {
   const take = () => (pool ? pool.take(plan.width, plan.height) : createRaster(plan.width, plan.height));
-  const page = take();
+  /** Banded: what the page image draws, kept to be drawn band by band when the writer reads it. */
+  const bandOps: ((band: Raster, y0: number) => void)[] = [];
+  const page: PagePixels = banded ? bandedPage(plan, bandOps) : take();
   const full = { x: 0, y: 0, width: plan.width, height: plan.height };
   /** Where layers are drawn: the page image until the first picture of its own, then a transparent run. */
-  let target = page;
+  let target: Raster | null = banded ? null : (page as Raster);
   let onPage = true;
   let run: Raster | null = null;
   let drawn = false;
@@ -169,18 +180,28 @@ function* pageParts(
       target = run ??= take();
       return;
     }
-    if (!drawn) return;
+    if (!drawn || !target) return;
     const used = opaqueBounds(target);
     if (used) yield { kind: 'raster', pixels: target, crop: used };
     clear(target);
     drawn = false;
   }
 
+  /** Draws a layer on the page image or the run: at once, or, on a banded page image, band by band later. */
+  const paint = (raster: Raster, rect: Rect, mode: BlendMode, opacity: number, clip: ClipBase | undefined) => {
+    if (target) return drawBlended(target, raster, rect.x, rect.y, mode, opacity, clip);
+    bandOps.push((band, y0) =>
+      drawBlended(band, raster, rect.x, rect.y - y0, mode, opacity, clip && { ...clip, top: clip.top - y0 }),
+    );
+  };
+
   interface Base {
     raster: Raster | null;
     left: number;
     top: number;
     hidden: boolean;
+    /** The background: a layer clipped to it is clipped to the whole page, i.e. not at all. */
+    whole?: boolean;
   }
   function* walk(nodes: readonly PlanNode[], parentHidden: boolean): Generator<PdfLayer, void, undefined> {
     let base: Base = { raster: null, left: 0, top: 0, hidden: false };
@@ -227,20 +248,34 @@ function* pageParts(
         }
         continue;
       }
+      if (node.role === 'background' && onPage) {
+        // White filled in place: the PSD's shared white Background raster would be one more page of memory, held
+        // by the worker for the whole export, only to be copied here. (A banded page is white under every band.)
+        if (!hidden && target) target.data.fill(255);
+        base = { raster: null, left: 0, top: 0, hidden, whole: true };
+        polygon = undefined;
+        continue;
+      }
       const { raster, rect } = layerPixels(node, rasters, plan, pool);
       if (!hidden && raster.width > 0) {
-        const clip = node.clipping ? (base.raster ? { ...base, raster: base.raster } : null) : undefined;
+        const clip = node.clipping
+          ? base.whole
+            ? undefined
+            : base.raster
+              ? { ...base, raster: base.raster }
+              : null
+          : undefined;
         if (clip !== null) {
-          if (node.role === 'background' && onPage) page.data.set(raster.data);
-          else if (!onPage && mode !== 'normal') {
+          if (!onPage && mode !== 'normal') {
             // Blended with what lies under it, pictures included: the PDF blends it, as a raster of its own.
             yield* endRun();
-            drawOver(target, raster, rect.x, rect.y, opacity, clip);
-            const used = opaqueBounds(target);
-            if (used) yield { kind: 'raster', pixels: target, crop: used, blendMode: mode };
-            clear(target);
+            const own = (run ??= take());
+            drawOver(own, raster, rect.x, rect.y, opacity, clip);
+            const used = opaqueBounds(own);
+            if (used) yield { kind: 'raster', pixels: own, crop: used, blendMode: mode };
+            clear(own);
           } else {
-            drawBlended(target, raster, rect.x, rect.y, mode, opacity, clip);
+            paint(raster, rect, mode, opacity, clip);
             drawn = true;
           }
         }
@@ -255,4 +290,17 @@ function* pageParts(
   yield* walk(plan.nodes, false);
   if (onPage) yield { kind: 'raster', pixels: page, crop: full };
   else yield* endRun();
+}
+
+/** The page image of `plan` as bands: the white page, then each of `ops` (filled in as the page is walked). */
+function bandedPage(plan: PagePlan, ops: readonly ((band: Raster, y0: number) => void)[]): BandedRaster {
+  return {
+    width: plan.width,
+    height: plan.height,
+    opaque: true,
+    drawRows(y0, band) {
+      band.data.fill(255);
+      for (const op of ops) op(band, y0);
+    },
+  };
 }

@@ -28,6 +28,7 @@ import { tagSubsetFonts } from './subset-tag.ts';
 import { PdfStreamSerializer, type PdfSink } from './pdf-stream.ts';
 import type { BlendMode, ReadingOrder } from '@koma/domain';
 import type { Raster, Rect } from './raster.ts';
+import { isBanded, type PagePixels } from './banded.ts';
 import type { ScreenOptions } from './halftone.ts';
 import { watermarkStencils } from './pdf-watermark.ts';
 import { deflateBands } from './deflate-bands.ts';
@@ -91,8 +92,8 @@ export function pageBoxes(width: number, height: number, dpi: number, bleedPx: n
 
 /** A page as the pixels the exporter composed (RGBA), written into the PDF without a PNG in between. */
 export interface PdfRasterPage {
-  /** The page image (opaque, the page's size). */
-  pixels: Raster;
+  /** The page image (opaque, the page's size), whole or drawn band by band as it is written. */
+  pixels: PagePixels;
   /** Drawn over the page image in order (pdf-layers.ts): pictures at their own resolution, rasters between them. */
   layers?: Iterable<PdfLayer>;
   /** Written in DeviceGray, one channel (each pixel's Rec. 601 luminance) instead of three. */
@@ -341,7 +342,7 @@ const BAND_BYTES = 1 << 19;
 async function writeRaster(
   pdf: PDFDocument,
   out: PdfStreamSerializer,
-  raster: Raster,
+  raster: PagePixels,
   grey: boolean,
   crop: Rect,
   interpolate: boolean,
@@ -358,7 +359,7 @@ async function writeRaster(
     ...(interpolate ? { Interpolate: true } : {}),
   };
   const ref = context.nextRef();
-  const smask = opaque(raster, crop) ? null : context.nextRef();
+  const smask = (isBanded(raster) ? raster.opaque : opaque(raster, crop)) ? null : context.nextRef();
   const dict = context.obj({
     ...image,
     ColorSpace: grey ? 'DeviceGray' : 'DeviceRGB',
@@ -387,23 +388,37 @@ function opaque(raster: Raster, crop: Rect): boolean {
   return true;
 }
 
-/** The crop's rows as one channel set (RGB, grey or alpha), a band of rows at a time in the scratch buffer. */
+/**
+ * The crop's rows as one channel set (RGB, grey or alpha), a band of rows at a time in the scratch buffer; a banded
+ * raster draws each band's rows into the scratch's RGBA band first.
+ */
 function* bands(
-  raster: Raster,
+  raster: PagePixels,
   crop: Rect,
   channels: 'rgb' | 'grey' | 'alpha',
   scratch: Scratch,
 ): Generator<Uint8Array<ArrayBuffer>> {
-  const { data } = raster;
   const { width, height } = crop;
   const rowBytes = width * (channels === 'rgb' ? 3 : 1);
   const rows = Math.max(1, Math.floor(BAND_BYTES / rowBytes));
   const band = scratch.take(Math.min(rows, height) * rowBytes);
   for (let y0 = 0; y0 < height; y0 += rows) {
     const count = Math.min(rows, height - y0);
+    // Where the band's first row is in `data`: the raster's own row, or row 0 of the freshly drawn band.
+    let data: Uint8ClampedArray;
+    let first: number;
+    if (isBanded(raster)) {
+      const drawn = { width: raster.width, height: count, data: scratch.rgba(count * raster.width * 4) };
+      raster.drawRows(crop.y + y0, drawn);
+      data = drawn.data;
+      first = -y0;
+    } else {
+      data = raster.data;
+      first = crop.y;
+    }
     let o = 0;
     for (let y = y0; y < y0 + count; y++) {
-      let p = ((crop.y + y) * raster.width + crop.x) * 4;
+      let p = ((first + y) * raster.width + crop.x) * 4;
       const end = p + width * 4;
       if (channels === 'rgb') {
         for (; p < end; p += 4) {
@@ -424,10 +439,17 @@ function* bands(
 /** One growing buffer for the band being converted, image after image (a page's worth of it was fresh memory per page). */
 class Scratch {
   private buffer = new Uint8Array(0);
+  private band = new Uint8ClampedArray(0);
 
   take(length: number): Uint8Array<ArrayBuffer> {
     if (this.buffer.length < length) this.buffer = new Uint8Array(length);
     return this.buffer.subarray(0, length);
+  }
+
+  /** The RGBA rows a banded raster draws a band into, before they are converted into `take`'s buffer. */
+  rgba(length: number): Uint8ClampedArray<ArrayBuffer> {
+    if (this.band.length < length) this.band = new Uint8ClampedArray(length);
+    return this.band.subarray(0, length);
   }
 }
 

@@ -9,6 +9,9 @@ import {
   buildPsd,
   composePdfPage,
   createRaster,
+  isBanded,
+  type BandedRaster,
+  type PdfLayer,
   pdfImageSizes,
   planPage,
   rastersToDraw,
@@ -209,6 +212,61 @@ describe('PDF pages with pictures at their own resolution', () => {
         ).toBeLessThanOrEqual(4);
       }
     }
+  });
+});
+
+describe('a PDF page image composed band by band', () => {
+  /** The banded image drawn `rows` rows at a time into one reused band, gathered into a whole raster. */
+  function drawInBands(image: BandedRaster, rows: number): Raster {
+    const out = createRaster(image.width, image.height);
+    const band = createRaster(image.width, rows);
+    // A stale band: whatever the last one left must not show through.
+    band.data.fill(7);
+    for (let y0 = 0; y0 < image.height; y0 += rows) {
+      const count = Math.min(rows, image.height - y0);
+      const view = { width: image.width, height: count, data: band.data.subarray(0, image.width * count * 4) };
+      image.drawRows(y0, view);
+      out.data.set(view.data, y0 * image.width * 4);
+    }
+    return out;
+  }
+
+  it('draws exactly the whole page image, whatever the band height (clipping, blending, frames, bubble)', () => {
+    const { plan, rasters } = turnedPage();
+    const whole = composePdfPage(plan, rasters, new Map()).pixels;
+    const banded = composePdfPage(plan, rasters, new Map(), undefined, { banded: true }).pixels;
+    expect(isBanded(whole)).toBe(false);
+    if (!isBanded(banded) || isBanded(whole)) throw new Error('expected a banded and a whole page image');
+    expect(banded.opaque).toBe(true);
+    // Odd heights cut through the panels' edges, the turned picture and the bubble at many places.
+    for (const rows of [1, 37, 256, 2400]) {
+      const drawn = drawInBands(banded, rows);
+      expect(Buffer.from(drawn.data).equals(Buffer.from(whole.data)), `bands of ${rows} rows`).toBe(true);
+    }
+  });
+
+  it('keeps what follows a picture at its own resolution as it was, and a hidden background whole', () => {
+    const { plan, source, rasters } = turnedPage();
+    const pageRasters = new Map([...rasters].filter(([key]) => key !== 'sky:image'));
+    const sources = new Map([['sky:image', source]]);
+    const whole = composePdfPage(plan, pageRasters, sources);
+    const banded = composePdfPage(plan, pageRasters, sources, undefined, { banded: true });
+    if (!isBanded(banded.pixels) || isBanded(whole.pixels)) throw new Error('expected a banded and a whole page');
+    expect(Buffer.from(drawInBands(banded.pixels, 100).data).equals(Buffer.from(whole.pixels.data))).toBe(true);
+    // The layers after the page image: read one at a time, as the writer does (a run's pixels are reused).
+    const summary = (layers: Iterable<PdfLayer>) =>
+      [...layers].map((l) => {
+        if (l.kind === 'image')
+          return `image ${JSON.stringify(l.matrix)} ${Buffer.from(l.pixels.data).toString('base64')}`;
+        if (isBanded(l.pixels)) return 'banded';
+        return `raster ${JSON.stringify(l.crop)} ${Buffer.from(l.pixels.data).toString('base64')}`;
+      });
+    expect(summary(banded.layers)).toEqual(summary(whole.layers));
+    const hidden: PagePlan = {
+      ...plan,
+      nodes: plan.nodes.map((n, i) => (i === 0 ? { ...n, hidden: true } : n)),
+    };
+    expect(isBanded(composePdfPage(hidden, rasters, new Map(), undefined, { banded: true }).pixels)).toBe(false);
   });
 });
 

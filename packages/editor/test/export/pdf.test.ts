@@ -11,6 +11,7 @@ import {
   buildChapterPdf,
   pageBoxes,
   watermarkMask,
+  type BandedRaster,
   type PdfPage,
   type Raster,
 } from '../../src/index.ts';
@@ -414,6 +415,54 @@ describe('chapter PDF page images compressed band by band', () => {
         got.forEach((c, i) => expect(Math.abs(c - want[i]!), `page ${page} row ${y}`).toBeLessThanOrEqual(2));
       }
     }
+  });
+});
+
+describe('chapter PDF page image drawn band by band', () => {
+  it('writes the same image stream as the whole raster, drawing each row once and never the whole page', async () => {
+    const [width, height] = [600, 1200];
+    const data = new Uint8ClampedArray(width * height * 4);
+    for (let i = 0; i < width * height; i++) data.set([(i * 7) % 256, (i >> 4) % 256, (i * 13) % 256, 255], i * 4);
+    const whole: Raster = { width, height, data };
+    const drawn: [number, number][] = [];
+    const banded: BandedRaster = {
+      width,
+      height,
+      opaque: true,
+      drawRows(y0, band) {
+        drawn.push([y0, band.height]);
+        band.data.set(data.subarray(y0 * width * 4, (y0 + band.height) * width * 4));
+      },
+    };
+    const images = async (pixels: Raster | BandedRaster) => {
+      const chunks: Uint8Array[] = [];
+      const writer = await ChapterPdfWriter.create({ title: 'T', readingOrder: 'LEFT_TO_RIGHT', dpi: 72 }, (c) =>
+        chunks.push(c),
+      );
+      await writer.addPage({ pixels });
+      await writer.finish();
+      const doc = await PDFDocument.load(Buffer.concat(chunks));
+      return [...doc.context.enumerateIndirectObjects()]
+        .map(([, o]) => o)
+        .filter(
+          (o): o is PDFRawStream =>
+            o instanceof PDFRawStream && o.dict.get(PDFName.of('Subtype'))?.toString() === '/Image',
+        )
+        .map((o) => Buffer.from(o.contents).toString('base64'));
+    };
+    const fromWhole = await images(whole);
+    const fromBands = await images(banded);
+    expect(fromWhole).toHaveLength(1);
+    expect(fromBands).toEqual(fromWhole);
+    // Bands in order, each row once, none of them the page.
+    expect(drawn.length).toBeGreaterThan(1);
+    let next = 0;
+    for (const [y0, rows] of drawn) {
+      expect(y0).toBe(next);
+      expect(rows).toBeLessThan(height);
+      next += rows;
+    }
+    expect(next).toBe(height);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   pixelWords,
   polygonCoversArea,
   strokeCover,
+  strokeMatches,
   strokePolygon,
   type Raster,
   type Rect,
@@ -111,6 +112,9 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
   // The free tier's mark is in the pixels of every layer it crosses (no layer of its own that hiding would take
   // away); the composite, drawn from those layers, carries it wherever there is art.
   const watermark = needsWatermark(options.plan);
+  // Panels of one size share one border raster when their outlines draw the same pixels (a grid of equal panels):
+  // only read, like the white page, so not when the free tier's mark is drawn into each layer's own pixels.
+  const borders: BorderShelf | undefined = watermark ? undefined : [];
 
   /** Clip base for clipping layers: the last non-clipping layer's pixels in this group. */
   interface Base {
@@ -145,7 +149,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         base = { raster: null, left: 0, top: 0, hidden: false, opaque: false };
         continue;
       }
-      const { raster, rect, white: opaque, cover } = pixelsFor(node, rasters, plan, watermark, pool);
+      const { raster, rect, white: opaque, cover } = pixelsFor(node, rasters, plan, watermark, pool, borders);
       if (node.role === 'shape' && node.layerId && plan.restorable?.[node.layerId]) {
         metaNodes[id].hash = pixelHash(raster);
       }
@@ -319,6 +323,9 @@ function whitePage(width: number, height: number): Raster {
   return white;
 }
 
+/** The border rasters of one build, by their cover (size and where the outline may draw). */
+type BorderShelf = { key: string; raster: Raster }[];
+
 /**
  * A panel area that fills its rectangle: all white, so a view of the shared white page (only read, as the page is)
  * instead of a buffer of its own drawn white — six fewer fresh buffers (≈ 13 MB) on the bench's page.
@@ -334,8 +341,9 @@ function pixelsFor(
   plan: PagePlan,
   watermark: boolean,
   pool: PixelPool | undefined,
+  borders: BorderShelf | undefined,
 ): { raster: Raster; rect: Rect; white: boolean; cover?: Rect[] } {
-  const out = layerPixels(node, rasters, plan, pool);
+  const out = layerPixels(node, rasters, plan, pool, borders);
   if (!watermark || out.raster.width === 0) return { ...out, white: out.white === true };
   // The caller's raster is never changed: it may be drawn again (another format, another plan); nor is the shared
   // white page, nor a view of it.
@@ -352,6 +360,7 @@ export function layerPixels(
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
   pool: PixelPool | undefined,
+  borders?: BorderShelf,
 ): { raster: Raster; rect: Rect; white?: boolean; cover?: Rect[] } {
   const local = { x: node.rect.x, y: node.rect.y, width: node.rect.width, height: node.rect.height };
   let raster: Raster;
@@ -372,15 +381,14 @@ export function layerPixels(
       break;
     }
     case 'panelBorder': {
+      const polygon = node.polygon ?? [];
       const width = node.stroke?.width ?? PSD_PANEL_STROKE_PX;
-      raster = strokePolygon(
-        local,
-        node.polygon ?? [],
-        width,
-        parseHexColor(node.stroke?.color ?? PSD_PANEL_STROKE_COLOR),
-        pool?.take(local.width, local.height),
-      );
-      cover = strokeCover(local, node.polygon ?? [], width);
+      const color = parseHexColor(node.stroke?.color ?? PSD_PANEL_STROKE_COLOR);
+      cover = strokeCover(local, polygon, width);
+      const key = JSON.stringify(cover);
+      const same = borders?.find((b) => b.key === key && strokeMatches(b.raster, local, polygon, width, color, cover!));
+      raster = same?.raster ?? strokePolygon(local, polygon, width, color, pool?.take(local.width, local.height));
+      if (!same) borders?.push({ key, raster });
       break;
     }
     default: {

@@ -131,15 +131,60 @@ export function strokePolygon(
     for (let row = y0; row <= y1; row++) {
       const py = area.y + row + 0.501;
       for (let col = x0; col <= x1; col++) {
-        const px = area.x + col + 0.501;
-        const t = Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / len2));
-        const ex = a.x + t * dx - px;
-        const ey = a.y + t * dy - py;
-        if (ex * ex + ey * ey <= half2) setPixel(out, col, row, color);
+        if (onEdge(a, dx, dy, len2, area.x + col + 0.501, py, half2)) setPixel(out, col, row, color);
       }
     }
   }
   return out;
+}
+
+/** Whether the point lies within the stroke of the edge from `a` by (dx, dy): strokePolygon's test for a pixel. */
+function onEdge(a: Point, dx: number, dy: number, len2: number, px: number, py: number, half2: number): boolean {
+  const t = Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / len2));
+  const ex = a.x + t * dx - px;
+  const ey = a.y + t * dy - py;
+  return ex * ex + ey * ey <= half2;
+}
+
+/**
+ * Whether `drawn` holds exactly what `strokePolygon(area, polygon, width, color)` would draw, given that it is clear
+ * outside `cover` (`strokeCover` of the same outline): each pixel of the cover is tested as strokePolygon tests it,
+ * at this area's own place on the page, so an outline that matches draws the same bytes. Lets panels of one size
+ * share one border raster instead of drawing each into a buffer of its own.
+ */
+export function strokeMatches(
+  drawn: Raster,
+  area: Rect,
+  polygon: readonly Point[],
+  width: number,
+  color: Rgba,
+  cover: readonly Rect[],
+): boolean {
+  if (drawn.width !== area.width || drawn.height !== area.height) return false;
+  const half = width / 2;
+  const half2 = half * half;
+  const boxes = edgeBoxes(area, polygon, width);
+  const words = pixelWords(drawn);
+  const packed = packRgba(color);
+  for (const r of cover) {
+    for (let row = r.y; row < r.y + r.height; row++) {
+      const py = area.y + row + 0.501;
+      for (let col = r.x; col < r.x + r.width; col++) {
+        let inside = false;
+        for (let i = 0; i < polygon.length && !inside; i++) {
+          const box = boxes[i]!;
+          if (row < box.y0 || row > box.y1 || col < box.x0 || col > box.x1) continue;
+          const a = polygon[i]!;
+          const b = polygon[(i + 1) % polygon.length]!;
+          const dx = b.x - a.x;
+          const dy = b.y - a.y;
+          inside = onEdge(a, dx, dy, dx * dx + dy * dy || 1, area.x + col + 0.501, py, half2);
+        }
+        if (words[row * area.width + col] !== (inside ? packed : 0)) return false;
+      }
+    }
+  }
+  return true;
 }
 
 /** Each edge's box of pixels (inclusive, in the area's pixels) that strokePolygon samples: nothing outside is drawn. */

@@ -16,6 +16,7 @@ import {
   zipFiles,
 } from '../../src/export/index.ts';
 import { COLORS, fixtureDoc, syntheticRasters } from './support.ts';
+import { createPanelLayer } from '@koma/domain';
 import { drawBlended } from '../../src/export/blend.ts';
 import { createRaster, type Raster } from '../../src/export/raster.ts';
 import type { BlendMode } from '@koma/domain';
@@ -345,5 +346,33 @@ describe('the composite', () => {
     draw(psd.children!);
     expect(psd.children!.some((l) => l.children?.some((c) => c.blendMode === 'multiply'))).toBe(true);
     expect(Buffer.from(composite.data).equals(Buffer.from(reference.data))).toBe(true);
+  });
+});
+
+describe('panel borders', () => {
+  it('of panels of one size are one raster, of others their own, and each its own when the free mark is drawn', () => {
+    // Panel D is the size of panel 2 (B) elsewhere on the page; panel 1 (A) is larger.
+    const { doc, rootId } = fixtureDoc([
+      createPanelLayer('panelD', { x: 470, y: 40, size: { width: 350, height: 550 } }),
+    ]);
+    const pagePlan = planPage(doc, rootId);
+    const borders = (plan: 'free' | 'subscriber') => {
+      const { psd } = buildPsd(pagePlan, syntheticRasters(pagePlan), { plan, thumbnail: false });
+      const bySize = new Map<string, unknown[]>();
+      for (const l of psd.children!.flatMap((g) => g.children ?? [])) {
+        if (!l.name!.endsWith('border')) continue;
+        const key = `${l.imageData!.width}×${l.imageData!.height}`;
+        bySize.set(key, [...(bySize.get(key) ?? []), l.imageData]);
+      }
+      return bySize;
+    };
+    const shared = borders('subscriber');
+    // Panel A (750×500 at 2×, plus the stroke) alone; panels B and D (350×550) together.
+    expect([...shared.keys()].sort()).toEqual(['1508×1008', '708×1108']);
+    const [b, d] = shared.get('708×1108')!;
+    expect(d).toBe(b);
+    expect(shared.get('1508×1008')![0]).not.toBe(b);
+    const [ownB, ownD] = borders('free').get('708×1108')!;
+    expect(ownD).not.toBe(ownB);
   });
 });

@@ -11,6 +11,7 @@ import {
   opaqueBounds,
   polygonCoversArea,
   strokeCover,
+  strokeMatches,
   strokePolygon,
   type ClipBase,
   type Raster,
@@ -447,5 +448,38 @@ describe('fillRect', () => {
     const filled = [...Array(20).keys()].filter((i) => r.data[i * 4 + 3] === 4);
     expect(filled).toEqual([3, 4, 8, 9]);
     expect([...r.data.subarray(12, 16)]).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('strokeMatches', () => {
+  it('says whether a raster holds exactly what strokePolygon draws for an outline, wherever that outline sits', () => {
+    const coord = fc.oneof(fc.integer({ min: 0, max: 30 }), fc.double({ min: 0, max: 30, noNaN: true }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ x: coord, y: coord }), { minLength: 3, maxLength: 5 }),
+        fc.integer({ min: -40, max: 40 }),
+        fc.integer({ min: -40, max: 40 }),
+        fc.constantFrom(0, 0.25, 0.5),
+        fc.constantFrom(2, 5),
+        fc.constantFrom(2, 5),
+        fc.boolean(),
+        (polygon, dx, dy, wobble, width, otherWidth, otherColor) => {
+          // An outline drawn once, and another like it moved by whole pixels (sometimes a shape a little off, or
+          // another width or colour): the test must agree with drawing the second and comparing bytes.
+          const area = { x: -3, y: -3, width: 40, height: 40 };
+          const moved = polygon.map((p, i) => ({ x: p.x + dx + (i === 0 ? wobble : 0), y: p.y + dy }));
+          const movedArea = { ...area, x: area.x + dx, y: area.y + dy };
+          const first = strokePolygon(area, polygon, width, [0, 0, 0, 255]);
+          const color = otherColor ? ([10, 20, 30, 255] as const) : ([0, 0, 0, 255] as const);
+          const second = strokePolygon(movedArea, moved, otherWidth, color);
+          const cover = strokeCover(movedArea, moved, otherWidth);
+          const sameCover = JSON.stringify(cover) === JSON.stringify(strokeCover(area, polygon, width));
+          fc.pre(sameCover);
+          const equal = Buffer.from(first.data).equals(Buffer.from(second.data));
+          expect(strokeMatches(first, movedArea, moved, otherWidth, color, cover)).toBe(equal);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

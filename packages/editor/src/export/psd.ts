@@ -114,7 +114,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
   const watermark = needsWatermark(options.plan);
   // Panels of one size share one border raster when their outlines draw the same pixels (a grid of equal panels):
   // only read, like the white page, so not when the free tier's mark is drawn into each layer's own pixels.
-  const borders: BorderShelf | undefined = watermark ? undefined : [];
+  const sharing: Sharing = { borders: watermark ? undefined : [] };
 
   /** Clip base for clipping layers: the last non-clipping layer's pixels in this group. */
   interface Base {
@@ -149,7 +149,7 @@ export function buildPsd(plan: PagePlan, rasters: ReadonlyMap<string, Raster>, o
         base = { raster: null, left: 0, top: 0, hidden: false, opaque: false };
         continue;
       }
-      const { raster, rect, white: opaque, cover } = pixelsFor(node, rasters, plan, watermark, pool, borders);
+      const { raster, rect, white: opaque, cover } = pixelsFor(node, rasters, plan, watermark, pool, sharing);
       if (node.role === 'shape' && node.layerId && plan.restorable?.[node.layerId]) {
         metaNodes[id].hash = pixelHash(raster);
       }
@@ -326,6 +326,11 @@ function whitePage(width: number, height: number): Raster {
 /** The border rasters of one build, by their cover (size and where the outline may draw). */
 type BorderShelf = { key: string; raster: Raster }[];
 
+/** What one PSD build's layers may share: the white page (always) and equal borders (not in a free build). */
+interface Sharing {
+  borders: BorderShelf | undefined;
+}
+
 /**
  * A panel area that fills its rectangle: all white, so a view of the shared white page (only read, as the page is)
  * instead of a buffer of its own drawn white — six fewer fresh buffers (≈ 13 MB) on the bench's page.
@@ -341,9 +346,9 @@ function pixelsFor(
   plan: PagePlan,
   watermark: boolean,
   pool: PixelPool | undefined,
-  borders: BorderShelf | undefined,
+  sharing: Sharing,
 ): { raster: Raster; rect: Rect; white: boolean; cover?: Rect[] } {
-  const out = layerPixels(node, rasters, plan, pool, borders);
+  const out = layerPixels(node, rasters, plan, pool, sharing);
   if (!watermark || out.raster.width === 0) return { ...out, white: out.white === true };
   // The caller's raster is never changed: it may be drawn again (another format, another plan); nor is the shared
   // white page, nor a view of it.
@@ -354,13 +359,17 @@ function pixelsFor(
   return { raster, rect: out.rect, white: false };
 }
 
-/** A plan raster's pixels and where they sit: the builder's own (background, panels) or the caller's, adjusted. */
+/**
+ * A plan raster's pixels and where they sit: the builder's own (background, panels) or the caller's, adjusted. With
+ * `sharing` (the PSD build), a panel area that fills its rectangle is a view of the shared white page and equal
+ * borders share a raster; without it (the PDF, which never holds the white page), each has a buffer of its own.
+ */
 export function layerPixels(
   node: PlanRaster,
   rasters: ReadonlyMap<string, Raster>,
   plan: PagePlan,
   pool: PixelPool | undefined,
-  borders?: BorderShelf,
+  sharing?: Sharing,
 ): { raster: Raster; rect: Rect; white?: boolean; cover?: Rect[] } {
   const local = { x: node.rect.x, y: node.rect.y, width: node.rect.width, height: node.rect.height };
   let raster: Raster;
@@ -374,7 +383,7 @@ export function layerPixels(
       break;
     case 'panelArea': {
       const polygon = node.polygon ?? [];
-      white = polygonCoversArea(local, polygon);
+      white = !!sharing && polygonCoversArea(local, polygon);
       raster = white
         ? whiteArea(plan, local.width, local.height)
         : fillPolygon(local, polygon, [255, 255, 255, 255], pool?.take(local.width, local.height));
@@ -386,6 +395,7 @@ export function layerPixels(
       const color = parseHexColor(node.stroke?.color ?? PSD_PANEL_STROKE_COLOR);
       cover = strokeCover(local, polygon, width);
       const key = JSON.stringify(cover);
+      const borders = sharing?.borders;
       const same = borders?.find((b) => b.key === key && strokeMatches(b.raster, local, polygon, width, color, cover!));
       raster = same?.raster ?? strokePolygon(local, polygon, width, color, pool?.take(local.width, local.height));
       if (!same) borders?.push({ key, raster });

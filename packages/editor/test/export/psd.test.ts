@@ -18,6 +18,7 @@ import {
 import { COLORS, fixtureDoc, syntheticRasters } from './support.ts';
 import { createPanelLayer } from '@koma/domain';
 import { drawBlended } from '../../src/export/blend.ts';
+import { layerPixels } from '../../src/export/psd.ts';
 import { createRaster, type Raster } from '../../src/export/raster.ts';
 import type { BlendMode } from '@koma/domain';
 import { unzipSync } from 'fflate';
@@ -374,5 +375,22 @@ describe('panel borders', () => {
     expect(shared.get('1508×1008')![0]).not.toBe(b);
     const [ownB, ownD] = borders('free').get('708×1108')!;
     expect(ownD).not.toBe(ownB);
+  });
+});
+
+describe('layer pixels outside the PSD build', () => {
+  it('give a panel area a buffer of its own, never the shared white page (the PDF does not hold that page)', () => {
+    const { doc, rootId } = fixtureDoc();
+    const pagePlan = planPage(doc, rootId);
+    const area = pagePlan.nodes
+      .flatMap((n) => (n.kind === 'group' ? n.children : [n]))
+      .find((n) => n.kind === 'raster' && n.role === 'panelArea');
+    if (area?.kind !== 'raster') throw new Error('no panel area');
+    const white = buildPsd(pagePlan, syntheticRasters(pagePlan), { plan: 'subscriber', thumbnail: false }).psd
+      .children![0]!.imageData!;
+    const { raster } = layerPixels(area, new Map(), pagePlan, undefined);
+    expect(raster.data.buffer).not.toBe(white.data.buffer);
+    expect(raster.data.length).toBe(area.rect.width * area.rect.height * 4);
+    expect(raster.data.every((v) => v === 255)).toBe(true);
   });
 });

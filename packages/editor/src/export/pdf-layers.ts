@@ -164,10 +164,11 @@ function* pageParts(
   const take = () => (pool ? pool.take(plan.width, plan.height) : createRaster(plan.width, plan.height));
   /** Banded: what the page image draws, kept to be drawn band by band when the writer reads it. */
   const bandOps: ((band: Raster, y0: number) => void)[] = [];
-  const page: PagePixels = banded ? bandedPage(plan, bandOps) : take();
+  const whole = banded ? null : take();
+  const page: PagePixels = whole ?? bandedPage(plan, bandOps);
   const full = { x: 0, y: 0, width: plan.width, height: plan.height };
-  /** Where layers are drawn: the page image until the first picture of its own, then a transparent run. */
-  let target: Raster | null = banded ? null : (page as Raster);
+  /** Where layers are drawn: the page image (when whole) until the first picture of its own, then a transparent run. */
+  let target: Raster | null = whole;
   let onPage = true;
   let run: Raster | null = null;
   let drawn = false;

@@ -88,21 +88,36 @@ function polygonRuns(
   run: (row: number, from: number, to: number) => void,
 ): void {
   if (polygon.length < 3) return;
-  const xs: number[] = [];
+  // One buffer for every row's crossings (at most one per edge): an array emptied and refilled per row would be
+  // reallocated each time, thousands of rows a page.
+  const xs = new Float64Array(polygon.length);
   for (let row = 0; row < area.height; row++) {
     const y = area.y + row + 0.5;
-    xs.length = 0;
+    let count = 0;
     for (let i = 0; i < polygon.length; i++) {
       const a = polygon[i]!;
       const b = polygon[(i + 1) % polygon.length]!;
-      if (a.y <= y !== b.y <= y) xs.push(a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x));
+      if (a.y <= y !== b.y <= y) xs[count++] = a.x + ((y - a.y) / (b.y - a.y)) * (b.x - a.x);
     }
-    xs.sort((p, q) => p - q);
-    for (let k = 0; k + 1 < xs.length; k += 2) {
+    sortSmall(xs, count);
+    for (let k = 0; k + 1 < count; k += 2) {
       const from = Math.max(0, Math.ceil(xs[k]! - area.x - 0.5));
       const to = Math.min(area.width - 1, Math.ceil(xs[k + 1]! - area.x - 0.5) - 1);
       if (to >= from) run(row, from, to);
     }
+  }
+}
+
+/**
+ * Sorts the first `count` numbers in place by insertion: a row of a panel crosses two or four edges, and a sort
+ * with a comparator allocates a work array on every call (thousands of rows a page: megabytes of garbage).
+ */
+function sortSmall(xs: Float64Array, count: number): void {
+  for (let i = 1; i < count; i++) {
+    const v = xs[i]!;
+    let j = i - 1;
+    for (; j >= 0 && xs[j]! > v; j--) xs[j + 1] = xs[j]!;
+    xs[j + 1] = v;
   }
 }
 
@@ -441,7 +456,10 @@ export function drawOver(
           while (end < x1 && alphaOf(s32[sRow + end]!) === 255) end++;
         }
         if (end > x) {
-          d32.set(s32.subarray(sRow + x, sRow + end), dRow + x);
+          // A short run (a border's side, a row of lettering) word by word: a view per run for the block copy is
+          // garbage for the collector, thousands of them a page.
+          if (end - x < 64) for (let i = x; i < end; i++) d32[dRow + i] = s32[sRow + i]!;
+          else d32.set(s32.subarray(sRow + x, sRow + end), dRow + x);
           x = end;
           continue;
         }

@@ -483,3 +483,41 @@ describe('strokeMatches', () => {
     );
   });
 });
+
+describe('fillPolygon', () => {
+  /** Even-odd at each pixel centre: the same as non-zero winding for a polygon that does not cross itself. */
+  const inside = (polygon: { x: number; y: number }[], px: number, py: number) => {
+    let odd = false;
+    for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+      const a = polygon[i]!;
+      const b = polygon[j]!;
+      if (a.y > py !== b.y > py && px < a.x + ((py - a.y) / (b.y - a.y)) * (b.x - a.x)) odd = !odd;
+    }
+    return odd;
+  };
+
+  it('fills a concave outline whose rows cross four edges, listed out of order, at exactly its pixel centres', () => {
+    // A "W"-like outline: the rows through the notches meet four edges, in an order unlike the list's.
+    const polygon = [
+      { x: 30.2, y: 2.5 },
+      { x: 21.7, y: 27.3 },
+      { x: 15.1, y: 9.6 },
+      { x: 8.4, y: 28.1 },
+      { x: 1.3, y: 3.2 },
+      { x: 12.9, y: 5.4 },
+    ];
+    const area = { x: 0, y: 0, width: 32, height: 30 };
+    const r = fillPolygon(area, polygon, [10, 20, 30, 255]);
+    let fourCrossingRows = 0;
+    for (let y = 0; y < area.height; y++) {
+      let filled = 0;
+      for (let x = 0; x < area.width; x++) {
+        const want = inside(polygon, x + 0.5, y + 0.5);
+        expect(r.data[(y * area.width + x) * 4 + 3], `pixel ${x},${y}`).toBe(want ? 255 : 0);
+        if (want && !inside(polygon, x - 0.5, y + 0.5)) filled++;
+      }
+      if (filled === 2) fourCrossingRows++;
+    }
+    expect(fourCrossingRows).toBeGreaterThan(5);
+  });
+});

@@ -135,6 +135,8 @@ export function strokePolygon(
   const half = width / 2;
   const half2 = half * half;
   const boxes = edgeBoxes(area, polygon, width);
+  const words = pixelWords(out);
+  const packed = packRgba(color);
   for (let i = 0; i < polygon.length; i++) {
     const a = polygon[i]!;
     const b = polygon[(i + 1) % polygon.length]!;
@@ -142,15 +144,35 @@ export function strokePolygon(
     const dx = b.x - a.x;
     const dy = b.y - a.y;
     const len2 = dx * dx + dy * dy || 1;
-    // Sample a hair off the pixel centre, so that an odd width on a whole-pixel edge covers exactly `width` pixels.
-    for (let row = y0; row <= y1; row++) {
-      const py = area.y + row + 0.501;
-      for (let col = x0; col <= x1; col++) {
-        if (onEdge(a, dx, dy, len2, area.x + col + 0.501, py, half2)) setPixel(out, col, row, color);
-      }
-    }
+    for (let row = y0; row <= y1; row++) strokeRow(words, packed, area, row, x0, x1, a, dx, dy, len2, half2);
   }
   return out;
+}
+
+/**
+ * One row of one edge's stroke, `from` to `to` (inclusive). A function of its own per row, so that the engine
+ * optimises it whole: a column loop nested in the row loop is compiled on its own in a cold worker (on-stack
+ * replacement) and thrown back to the interpreter at the end of every row (Chromium's "exit from OSR'd inner loop").
+ */
+function strokeRow(
+  words: Int32Array,
+  packed: number,
+  area: Rect,
+  row: number,
+  from: number,
+  to: number,
+  a: Point,
+  dx: number,
+  dy: number,
+  len2: number,
+  half2: number,
+): void {
+  // Sample a hair off the pixel centre, so that an odd width on a whole-pixel edge covers exactly `width` pixels.
+  const py = area.y + row + 0.501;
+  const start = row * area.width;
+  for (let col = from; col <= to; col++) {
+    if (onEdge(a, dx, dy, len2, area.x + col + 0.501, py, half2)) words[start + col] = packed;
+  }
 }
 
 /** Whether the point lies within the stroke of the edge from `a` by (dx, dy): strokePolygon's test for a pixel. */
@@ -183,21 +205,37 @@ export function strokeMatches(
   const packed = packRgba(color);
   for (const r of cover) {
     for (let row = r.y; row < r.y + r.height; row++) {
-      const py = area.y + row + 0.501;
-      for (let col = r.x; col < r.x + r.width; col++) {
-        let inside = false;
-        for (let i = 0; i < polygon.length && !inside; i++) {
-          const box = boxes[i]!;
-          if (row < box.y0 || row > box.y1 || col < box.x0 || col > box.x1) continue;
-          const a = polygon[i]!;
-          const b = polygon[(i + 1) % polygon.length]!;
-          const dx = b.x - a.x;
-          const dy = b.y - a.y;
-          inside = onEdge(a, dx, dy, dx * dx + dy * dy || 1, area.x + col + 0.501, py, half2);
-        }
-        if (words[row * area.width + col] !== (inside ? packed : 0)) return false;
-      }
+      if (!strokeRowMatches(words, packed, area, row, r.x, r.x + r.width, polygon, boxes, half2)) return false;
     }
+  }
+  return true;
+}
+
+/** strokeMatches for one row, columns `from` (inclusive) to `to` (exclusive): a function per row, as strokeRow. */
+function strokeRowMatches(
+  words: Int32Array,
+  packed: number,
+  area: Rect,
+  row: number,
+  from: number,
+  to: number,
+  polygon: readonly Point[],
+  boxes: readonly { x0: number; x1: number; y0: number; y1: number }[],
+  half2: number,
+): boolean {
+  const py = area.y + row + 0.501;
+  for (let col = from; col < to; col++) {
+    let inside = false;
+    for (let i = 0; i < polygon.length && !inside; i++) {
+      const box = boxes[i]!;
+      if (row < box.y0 || row > box.y1 || col < box.x0 || col > box.x1) continue;
+      const a = polygon[i]!;
+      const b = polygon[(i + 1) % polygon.length]!;
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      inside = onEdge(a, dx, dy, dx * dx + dy * dy || 1, area.x + col + 0.501, py, half2);
+    }
+    if (words[row * area.width + col] !== (inside ? packed : 0)) return false;
   }
   return true;
 }
@@ -246,14 +284,6 @@ export function strokeCover(area: Rect, polygon: readonly Point[], width: number
     for (const [from, to] of merged) out.push({ x: from, y, width: to - from + 1, height });
   }
   return out;
-}
-
-function setPixel(r: Raster, x: number, y: number, c: Rgba): void {
-  const i = (y * r.width + x) * 4;
-  r.data[i] = c[0];
-  r.data[i + 1] = c[1];
-  r.data[i + 2] = c[2];
-  r.data[i + 3] = c[3];
 }
 
 /** The smallest rectangle holding every pixel with alpha above zero, or null when all are transparent. */
@@ -546,35 +576,43 @@ export function downscale(r: Raster, longest: number): Raster {
   // grid's columns (byte offsets in a row) and rows (byte offsets of the row) are worked out once, not per pixel.
   const cols = gridOffsets(r.width, w, 4);
   const rows = gridOffsets(r.height, h, r.width * 4);
-  const d = r.data;
-  const o = out.data;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let rr = 0;
-      let gg = 0;
-      let bb = 0;
-      let aa = 0;
-      for (let j = 0; j < 3; j++) {
-        const row = rows[y * 3 + j]!;
-        for (let i = 0; i < 3; i++) {
-          const si = row + cols[x * 3 + i]!;
-          const a = d[si + 3]!;
-          rr += d[si]! * a;
-          gg += d[si + 1]! * a;
-          bb += d[si + 2]! * a;
-          aa += a;
-        }
-      }
-      const oi = (y * w + x) * 4;
-      if (aa > 0) {
-        o[oi] = rr / aa;
-        o[oi + 1] = gg / aa;
-        o[oi + 2] = bb / aa;
-      }
-      o[oi + 3] = aa / 9;
-    }
-  }
+  for (let y = 0; y < h; y++) downscaleRow(r.data, out.data, y, w, cols, rows);
   return out;
+}
+
+/** One row of downscale's output: a function per row, as strokeRow, so that a cold worker optimises it whole. */
+function downscaleRow(
+  d: Uint8ClampedArray,
+  o: Uint8ClampedArray,
+  y: number,
+  w: number,
+  cols: Int32Array,
+  rows: Int32Array,
+): void {
+  for (let x = 0; x < w; x++) {
+    let rr = 0;
+    let gg = 0;
+    let bb = 0;
+    let aa = 0;
+    for (let j = 0; j < 3; j++) {
+      const row = rows[y * 3 + j]!;
+      for (let i = 0; i < 3; i++) {
+        const si = row + cols[x * 3 + i]!;
+        const a = d[si + 3]!;
+        rr += d[si]! * a;
+        gg += d[si + 1]! * a;
+        bb += d[si + 2]! * a;
+        aa += a;
+      }
+    }
+    const oi = (y * w + x) * 4;
+    if (aa > 0) {
+      o[oi] = rr / aa;
+      o[oi + 1] = gg / aa;
+      o[oi + 2] = bb / aa;
+    }
+    o[oi + 3] = aa / 9;
+  }
 }
 
 /**

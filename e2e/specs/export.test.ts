@@ -15,7 +15,7 @@ import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
 import { createRaster, ensurePsdPixels, watermarkMask } from '@koma/editor';
 import { openPage, screenshot, type PageProblems } from '../support/browser.ts';
-import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
+import { realErrors, signInWithKeyboard, signUp, uniqueEmail } from '../support/flows.ts';
 import { ARTIFACTS_DIR, REPO_ROOT } from '../support/paths.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
@@ -143,6 +143,7 @@ let page: Page;
 let problems: PageProblems;
 let email: string;
 let built: { image: Layer; panel: Layer; text: Layer; hidden: Layer; onCanvas: number[] };
+let comicPath: string;
 
 describe('exporting a comic page', () => {
   it('builds a page: three panels, an image clipped to one and brightened, a speech bubble, a hidden image', async () => {
@@ -153,6 +154,7 @@ describe('exporting a comic page', () => {
     await signUp(page, email);
     await page.getByRole('button', { name: /New comic/ }).click();
     await page.waitForURL(/\/editor\/[^/]+$/);
+    comicPath = new URL(page.url()).pathname;
     await page.waitForSelector('[data-testid=canvas] canvas');
     await page.getByTestId('tab-panel_presets').click();
     await page.getByTestId('preset-three-tiers').click();
@@ -653,6 +655,45 @@ describe('exporting a whole comic', () => {
       await ja.context.close();
     },
   );
+});
+
+describe('a picture that does not load', () => {
+  it('stops a book export with the names of the layers whose pictures did not load, and downloads nothing', async () => {
+    // Another browser (no local copies of the pictures) signed in as the same user, with every stored picture
+    // refused by the network: the comic's image layers cannot be drawn.
+    const other = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1400, height: 900 } });
+    try {
+      await other.page.goto('/signin');
+      await signInWithKeyboard(other.page, email);
+      await other.page.route('**/api/images/**', (route) => route.abort());
+      await other.page.goto(comicPath);
+      await other.page.waitForSelector('[data-testid=canvas] canvas');
+      let downloads = 0;
+      other.page.on('download', () => downloads++);
+      await other.page.getByTestId('export-open').click();
+      await other.page.getByTestId('export-format-cbz').check();
+      await other.page.getByTestId('export-start').click();
+      await expect
+        .poll(
+          () =>
+            other.page
+              .getByTestId('export-error')
+              .innerText()
+              .catch(() => ''),
+          SLOW,
+        )
+        .toMatch(/^These images did not load, so nothing was exported: /);
+      const message = await other.page.getByTestId('export-error').innerText();
+      expect(message).toContain(built.image.name);
+      await expect.poll(() => other.page.getByTestId('export-progress').count(), SLOW).toBe(0);
+      await screenshot(other.page, 'export-pictures-missing');
+      expect(downloads).toBe(0);
+      // The loader logs each refused picture and its retries, and the dialog's failure; nothing threw.
+      expect(other.problems.errors.filter((e) => e.startsWith('pageerror:'))).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
 });
 
 describe('the export worker between exports', () => {

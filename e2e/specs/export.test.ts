@@ -685,6 +685,8 @@ describe('a picture that does not load', () => {
         .toMatch(/^These images did not load, so nothing was exported: /);
       const message = await other.page.getByTestId('export-error').innerText();
       expect(message).toContain(built.image.name);
+      // A hidden layer is not in a flattened page: its picture is not waited for, nor named.
+      expect(message).not.toContain(built.hidden.name);
       await expect.poll(() => other.page.getByTestId('export-progress').count(), SLOW).toBe(0);
       await screenshot(other.page, 'export-pictures-missing');
       expect(downloads).toBe(0);
@@ -694,6 +696,37 @@ describe('a picture that does not load', () => {
       await other.context.close();
     }
   });
+
+  it(
+    'exports a book whose only picture that does not load belongs to a hidden layer',
+    { timeout: 120_000 },
+    async () => {
+      const other = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1400, height: 900 } });
+      try {
+        await other.page.goto('/signin');
+        await signInWithKeyboard(other.page, email);
+        const hidden = built.hidden.data.variations[built.hidden.data.variationsIdx]!.id;
+        await other.page.route(`**/api/images/${hidden}**`, (route) => route.abort());
+        await other.page.goto(comicPath);
+        await other.page.waitForSelector('[data-testid=canvas] canvas');
+        await other.page.getByTestId('export-open').click();
+        const cbz = await exportFile(other.page, 'cbz');
+        expect(cbz.name).toMatch(/\.cbz$/);
+        const files = unzipSync(new Uint8Array(cbz.bytes));
+        // Every page (an earlier test added a second); on the first, the visible picture is drawn (brightened to 200
+        // by its exposure) and the hidden one is not.
+        expect(Object.keys(files).filter((n) => n.endsWith('.png'))).toEqual(['001.png', '002.png']);
+        const png = await rgba(Buffer.from(files['001.png']!));
+        const c = centre(built.image);
+        for (const channel of pixel(png, c.x, c.y).slice(0, 3)) expect(Math.abs(channel - 200)).toBeLessThanOrEqual(1);
+        const h = centre(built.hidden);
+        expect(pixel(png, h.x, h.y).slice(0, 3)).not.toEqual([0, 0, 255]);
+        expect(other.problems.errors.filter((e) => e.startsWith('pageerror:'))).toEqual([]);
+      } finally {
+        await other.context.close();
+      }
+    },
+  );
 });
 
 describe('the export worker between exports', () => {

@@ -6,6 +6,7 @@ import {
   effectiveDpi,
   kindOf,
   planPage,
+  shownPlan,
   rastersToDraw,
   safeFileName,
   type LowResolutionImage,
@@ -51,9 +52,21 @@ export function chapterPages(session: EditorSession, chosen?: readonly number[])
 
 /**
  * One plan per page to export: the open page or all of them (a comic; `pages`, 0-based, chooses some of them), or
- * everything on an infinite canvas.
+ * everything on an infinite canvas. A layered file (PSD) is planned at the export size with its hidden layers; a
+ * flat picture (PNG, CBZ, PDF, webtoon) at the page's full resolution with only what it shows, so a hidden layer's
+ * picture is neither waited for nor drawn.
  */
 export function pagePlans(
+  session: EditorSession,
+  scope: ExportScope,
+  output: 'layered' | 'flat',
+  pages?: readonly number[],
+): PagePlan[] {
+  const plans = layeredPlans(session, scope, output === 'flat', pages);
+  return output === 'flat' ? plans.map(shownPlan) : plans;
+}
+
+function layeredPlans(
   session: EditorSession,
   scope: ExportScope,
   fullResolution: boolean,
@@ -209,7 +222,7 @@ export async function encodePages(
   signal?: AbortSignal,
   chosen?: readonly number[],
 ): Promise<EncodedPage[]> {
-  const plans = pagePlans(session, 'allPages', true, chosen);
+  const plans = pagePlans(session, 'allPages', 'flat', chosen);
   const images = sharedImageStore();
   const pages: EncodedPage[] = [];
   for (const [i, pagePlan] of plans.entries()) {

@@ -43,7 +43,7 @@ export async function exportPdf(
   const doc = session.editor.doc;
   const base = safeFileName(session.name || 'koma');
   const placed: LowResolutionImage[] = [];
-  const plans = pagePlans(session, 'allPages', true, options.pages);
+  const plans = pagePlans(session, 'allPages', 'flat', options.pages);
   const numbers = chapterPages(session, options.pages);
   const images = sharedImageStore();
   // Loaded with the first PDF: it carries the font files' URLs and unicode ranges.

@@ -53,7 +53,7 @@ export async function exportPng(
   onProgress: ProgressFn,
   signal?: AbortSignal,
 ): Promise<void> {
-  const [job] = await rasterizeAll(session, pagePlans(session, 'page', true), sharedImageStore(), onProgress);
+  const [job] = await rasterizeAll(session, pagePlans(session, 'page', 'flat'), sharedImageStore(), onProgress);
   signal?.throwIfAborted();
   const reply = await runWorker(
     { type: 'png', page: job!, plan },
@@ -151,7 +151,7 @@ export async function exportPsd(
   onProgress: ProgressFn,
   signal?: AbortSignal,
 ): Promise<void> {
-  const plans = pagePlans(session, options.scope, false, options.pages);
+  const plans = pagePlans(session, options.scope, 'layered', options.pages);
   const images = sharedImageStore();
   const files: { name: string; bytes: Uint8Array }[] = [];
   const worker = new ExportWorker(onProgress, signal, keptExportWorker);

@@ -43,6 +43,31 @@ export function comicPrintGeometry(comic: ComicConfiguration): { dpi: number; bl
   return { dpi: comic.setup.dpi, bleedPx: pageSetupBoxes(comic.setup).bleedPx };
 }
 
+/**
+ * What a flattened page (PNG, CBZ, PDF, webtoon) shows of a plan: the layered file keeps hidden layers, a picture
+ * does not, so their pixels need neither loading nor drawing. Hidden layers go, and with a hidden layer the layers
+ * clipped to it, as the composite skips them. A hidden group stays, emptied: a group ends a clipping chain, so a
+ * clipping layer right after it still has no base.
+ */
+export function shownPlan(plan: PagePlan): PagePlan {
+  const shown = (nodes: readonly PlanNode[]): PlanNode[] => {
+    const out: PlanNode[] = [];
+    let baseHidden = false;
+    for (const node of nodes) {
+      if (node.kind === 'group') {
+        out.push({ ...node, children: node.hidden ? [] : shown(node.children) });
+        baseHidden = false;
+        continue;
+      }
+      if (!node.clipping) baseHidden = node.hidden;
+      if (node.hidden || (node.clipping && baseHidden)) continue;
+      out.push(node);
+    }
+    return out;
+  };
+  return { ...plan, nodes: shown(plan.nodes) };
+}
+
 /** The rasters the caller must draw for a plan (every layer, hidden ones too, so that they stay in the file). */
 export function rastersToDraw(plan: PagePlan): PlanRaster[] {
   const out: PlanRaster[] = [];

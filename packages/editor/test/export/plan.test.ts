@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { planPage, rastersToDraw, type PlanNode } from '../../src/export/index.ts';
-import { fixtureDoc } from './support.ts';
+import { createImageLayer, createPanelLayer, type Layer } from '@koma/domain';
+import {
+  buildPsd,
+  planPage,
+  rastersToDraw,
+  shownPlan,
+  type PlanNode,
+  type PlanRaster,
+} from '../../src/export/index.ts';
+import { fixtureDoc, syntheticRasters } from './support.ts';
 import { fakeMeasure } from '../text/fake-measure.ts';
 import { shownText } from '../../src/text/index.ts';
 
@@ -71,5 +79,70 @@ describe('page plan size from the page setup', () => {
     const setup = presetPageSetup('MANGA_B5');
     doc.comicConfiguration = { ...doc.comicConfiguration, setup, ...pageCanvasSize(setup) };
     expect(planPage(doc, rootId)).toMatchObject({ width: 2590, height: 3623, scaleX: 1, scaleY: 1 });
+  });
+});
+
+describe('the plan of a flattened page', () => {
+  /** Panel D, hidden, with a visible picture clipped to it; a hidden picture on the page; the fixture's hidden hero. */
+  function hiddenDoc() {
+    const panel = createPanelLayer('panelD', { x: 470, y: 40, size: { width: 350, height: 550 } });
+    panel.visible = false;
+    const art = createImageLayer(
+      'art',
+      { x: 480, y: 50, size: { width: 300, height: 300 } },
+      { variations: [{ id: 'img-art' }] },
+    );
+    panel.clippedLayers = ['art'];
+    const ghost = createImageLayer(
+      'ghost',
+      { x: 100, y: 900, size: { width: 200, height: 200 } },
+      { variations: [{ id: 'img-ghost' }] },
+    );
+    ghost.visible = false;
+    return fixtureDoc([panel, art, ghost] as Layer[]);
+  }
+
+  it('asks for no hidden layer, nor for what is clipped to one or grouped under one', () => {
+    const { doc, rootId } = hiddenDoc();
+    const plan = planPage(doc, rootId);
+    const all = rastersToDraw(plan).map((n) => n.layerId);
+    expect(all).toEqual(expect.arrayContaining(['hero', 'art', 'ghost']));
+    expect(rastersToDraw(shownPlan(plan)).map((n) => n.key)).toEqual([
+      'sky:image',
+      'logo:image',
+      'hello:textBackground',
+      'hello:text',
+    ]);
+  });
+
+  it('composes the same picture as the whole plan, byte for byte', () => {
+    const { doc, rootId } = hiddenDoc();
+    const plan = planPage(doc, rootId);
+    const rasters = syntheticRasters(plan);
+    const whole = buildPsd(plan, rasters, { plan: 'free', thumbnail: false }).composite;
+    const shown = buildPsd(shownPlan(plan), rasters, { plan: 'free', thumbnail: false }).composite;
+    expect(Buffer.from(shown.data).equals(Buffer.from(whole.data))).toBe(true);
+  });
+
+  it('ends a clipping chain at a hidden base, and keeps a hidden group as an empty one', () => {
+    const raster = (name: string, hidden: boolean, clipping: boolean) =>
+      ({ kind: 'raster', key: name, layerId: name, name, hidden, clipping, trim: false, role: 'image' }) as PlanRaster;
+    const plan = planPage(fixtureDoc().doc, fixtureDoc().rootId);
+    const nodes: PlanNode[] = [
+      raster('base', true, false),
+      raster('onBase', false, true),
+      raster('other', false, false),
+      raster('hiddenClip', true, true),
+      raster('onOther', false, true),
+      { kind: 'group', key: 'g', layerId: 'g', name: 'g', hidden: true, children: [raster('inGroup', false, false)] },
+      raster('afterGroup', false, true),
+    ];
+    const shown = shownPlan({ ...plan, nodes }).nodes;
+    expect(shown.map((n) => [n.name, n.kind === 'group' ? n.children.length : n.hidden])).toEqual([
+      ['other', false],
+      ['onOther', false],
+      ['g', 0],
+      ['afterGroup', false],
+    ]);
   });
 });

@@ -62,11 +62,11 @@ export function pagePlans(
   output: 'layered' | 'flat',
   pages?: readonly number[],
 ): PagePlan[] {
-  const plans = layeredPlans(session, scope, output === 'flat', pages);
+  const plans = plansOfEveryLayer(session, scope, output === 'flat', pages);
   return output === 'flat' ? plans.map(shownPlan) : plans;
 }
 
-function layeredPlans(
+function plansOfEveryLayer(
   session: EditorSession,
   scope: ExportScope,
   fullResolution: boolean,

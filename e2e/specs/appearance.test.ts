@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
-import { realErrors } from '../support/flows.ts';
+import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
 import { newComic, select, toScreen } from '../support/editor-page.ts';
 import { setPlan } from '../support/seed.ts';
 import { useServerAndBrowser } from '../support/suite.ts';
@@ -219,6 +219,37 @@ describe('free rotation', () => {
     await touch.end();
     expect(await undoDepth(page)).toBe(before + 1);
     expect(await page.getByTestId('context-menu').isVisible()).toBe(false);
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a turned picture on an infinite canvas', () => {
+  it('exports whole: the PNG of the canvas spans the turned corners, not the upright box', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    const email = uniqueEmail('turned-canvas');
+    await signUp(page, email);
+    setPlan(suite.server, email, 'subscriber'); // no watermark over the pixels checked
+    await page.getByRole('button', { name: 'New canvas' }).click();
+    await page.waitForURL(/\/editor\/[^/]+$/);
+    await page.waitForSelector('[data-testid=canvas] canvas');
+    // The only layer: a 400×100 strip, red left half and blue right half, turned a quarter: 100 wide, 400 tall.
+    await drop(page, { x: 512, y: 512 }, [400, 100], null, 'strip.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+    const strip = (await imageLayers(page))[0]!;
+    await select(page, strip.id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('rotate-right').click();
+    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+    await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
+
+    const png = await exportPagePng(page);
+    expect([png.width, png.height]).toEqual([100, 400]);
+    // Turned a quarter clockwise the red (left) half is on top, and both ends are in the picture.
+    expect(near(png.at(50, 10), [255, 0, 0], 2)).toBe(true);
+    expect(near(png.at(50, 390), [0, 0, 255], 2)).toBe(true);
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

@@ -11,6 +11,7 @@ import {
   layerKind,
   placementOf,
   placedBounds,
+  placedBoundsOf,
   toLocal,
   type LayerNode,
 } from '../src/index.ts';
@@ -73,6 +74,26 @@ describe('placement: the one transform every consumer reads', () => {
     const placement = placementOf(node);
     expect(placedBounds(placement)).toEqual({ x: 10, y: 20, width: 300, height: 200 });
     expect(toLocal(placement, { x: 15, y: 30 })).toEqual({ x: 5, y: 10 });
+  });
+
+  it('bounds several layers by their turned corners: a strip turned a quarter stands on its end', () => {
+    const editor = makeEditor();
+    const root = pageRoot(editor);
+    const strip = ok(
+      editor.execute(addImage, { parentId: root, transform: { x: 0, y: 0, size: { width: 400, height: 100 } } }),
+    );
+    const fill = ok(
+      editor.execute(addFill, { parentId: root, transform: { x: 500, y: 0, size: { width: 50, height: 50 } } }),
+    );
+    const node = (id: string) => editor.doc.layers[id]!;
+    expect(placedBoundsOf([])).toBeNull();
+    expect(placedBoundsOf([node(strip), node(fill)])).toEqual({ x: 0, y: 0, width: 550, height: 100 });
+    const turned = { ...node(strip), rotation: 90 } as LayerNode;
+    // About its centre (200, 50): 100 wide from x 150, 400 tall from y −150.
+    const b = placedBoundsOf([turned, node(fill)])!;
+    expect([b.x, b.y, b.x + b.width, b.y + b.height].map((v) => Math.round(v * 1e9) / 1e9)).toEqual([
+      150, -150, 550, 250,
+    ]);
   });
 
   it('hit-tests each drawable kind through its placement (or its outline), on the box edge and just outside', () => {

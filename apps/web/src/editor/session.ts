@@ -24,6 +24,7 @@ import {
   handleKeyUp,
   initialUiState,
   normalize,
+  placedBoundsOf,
   rebase,
   stepZoom,
   zoomAbout,
@@ -171,15 +172,8 @@ export class EditorSession implements InteractionHost {
     if (this.type === 'COMIC')
       return { x: 0, y: 0, width: doc.comicConfiguration.width, height: doc.comicConfiguration.height };
     const nodes = doc.layers[doc.rootId]?.children.map((id) => doc.layers[id]).filter((n): n is LayerNode => !!n) ?? [];
-    if (nodes.length === 0) return { x: 0, y: 0, width: 1024, height: 1024 };
-    const xs = nodes.flatMap((n) => [n.transform.x, n.transform.x + n.transform.size.width]);
-    const ys = nodes.flatMap((n) => [n.transform.y, n.transform.y + n.transform.size.height]);
-    return {
-      x: Math.min(...xs),
-      y: Math.min(...ys),
-      width: Math.max(...xs) - Math.min(...xs),
-      height: Math.max(...ys) - Math.min(...ys),
-    };
+    // Turned layers by their turned corners: an export of the canvas holds them whole.
+    return placedBoundsOf(nodes) ?? { x: 0, y: 0, width: 1024, height: 1024 };
   }
 
   recenter(animate = true): void {

@@ -5,6 +5,8 @@ import {
   comicPrintGeometry,
   effectiveDpi,
   kindOf,
+  placedBounds,
+  placementOf,
   planPage,
   shownPlan,
   rastersToDraw,
@@ -36,11 +38,11 @@ function regionBounds(session: EditorSession): { x: number; y: number; width: nu
     const layer = doc.layers[id];
     if (layer?.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;
     const reach = layer.data.tailLength + layer.data.backgroundBorderSize;
-    const t = layer.transform;
+    const t = placedBounds(placementOf(layer));
     x0 = Math.min(x0, t.x - reach);
     y0 = Math.min(y0, t.y - reach);
-    x1 = Math.max(x1, t.x + t.size.width + reach);
-    y1 = Math.max(y1, t.y + t.size.height + reach);
+    x1 = Math.max(x1, t.x + t.width + reach);
+    y1 = Math.max(y1, t.y + t.height + reach);
   }
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }

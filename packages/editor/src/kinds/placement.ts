@@ -101,3 +101,20 @@ export function placedBounds(placement: Placement): Box {
   if (a === 1 && b === 0 && c === 0 && d === 1) return { x: e, y: f, ...placement.size };
   return boxOfPoints(placedCorners(placement));
 }
+
+/**
+ * The axis-aligned canvas box that holds every one of `nodes` as placed (turned layers by their turned corners, not
+ * their upright boxes), or null when there are none: what an infinite canvas's export and fitted view must show.
+ */
+export function placedBoundsOf(nodes: readonly LayerNode[]): Box | null {
+  if (nodes.length === 0) return null;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const node of nodes) {
+    const b = placedBounds(placementOf(node));
+    x0 = Math.min(x0, b.x);
+    y0 = Math.min(y0, b.y);
+    x1 = Math.max(x1, b.x + b.width);
+    y1 = Math.max(y1, b.y + b.height);
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}

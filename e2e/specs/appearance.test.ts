@@ -254,3 +254,37 @@ describe('a turned picture on an infinite canvas', () => {
     await context.close();
   });
 });
+
+describe('a turned picture at the edge of the view', () => {
+  it('is drawn where its turned part is on screen, though its upright box is not', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'turned-cull');
+    // A red 1000×60 strip centred on (850, 1200), turned a quarter: x 820–880, y 700–1700; upright it is y 1170–1230.
+    await drop(page, { x: 850, y: 1200 }, [1000, 60], '#ff0000', 'long.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+    await select(page, (await imageLayers(page))[0]!.id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('rotate-right').click();
+    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+    // Zoomed in on (850, 800): the view shows about y 600–1000, above the upright box, across the turned strip.
+    const box = (await page.getByTestId('canvas').boundingBox())!;
+    await page.evaluate(
+      ({ w, h }) => {
+        const s = (window as unknown as { __koma: any }).__koma;
+        s.ui.update({ selection: [] });
+        s.setView({ x: w / 2 - 850 * 2, y: h / 2 - 800 * 2, zoom: 2 });
+      },
+      { w: box.width, h: box.height },
+    );
+    await expect
+      .poll(async () => near(await canvasPixel(page, 850, 800), [255, 0, 0], 2), { timeout: 10_000 })
+      .toBe(true);
+    // Beside the strip, the white page.
+    expect(near(await canvasPixel(page, 950, 800), [255, 255, 255], 2)).toBe(true);
+    await screenshot(page, 'turned-strip-zoomed');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});

@@ -8,6 +8,8 @@ import {
   setFaces,
   updateText,
   moveLayers,
+  flipLayers,
+  rotateLayers,
   type LayerNode,
 } from '../../src/index.ts';
 import { makeEditor, ok } from '../support.ts';
@@ -56,6 +58,43 @@ describe('tails pinned to a face', () => {
     expect(tailTip(node(), editor.doc)).not.toEqual(tip);
     editor.execute(updateText, { id: text, patch: { tailTargetFaceIdx: 3 } });
     expect(pinnedFaceCentre(editor.doc, node())).toBeNull();
+  });
+
+  it('aim at the face where a flipped or turned image shows it', () => {
+    const editor = makeEditor('INFINITE');
+    const root = editor.doc.rootId;
+    // The face's centre is at pixel (300, 200) of a 1024 px image drawn at its own size at (0, 0).
+    const image = ok(
+      editor.execute(addImage, {
+        parentId: root,
+        transform: { x: 0, y: 0, size: { width: 1024, height: 1024 } },
+        imageId: 'v1',
+      }),
+    );
+    const text = ok(
+      editor.execute(addText, { parentId: root, transform: { x: 1200, y: 0, size: { width: 300, height: 200 } } }),
+    );
+    editor.execute(setFaces, {
+      id: image,
+      variationId: 'v1',
+      faces: [{ bbox: [200, 100, 400, 300], label: 'face', score: 0.9 }],
+    });
+    editor.execute(updateText, {
+      id: text,
+      patch: { pinToFace: true, tailTargetLayerId: image, tailTargetFaceIdx: 0 },
+    });
+    const centre = () => {
+      const c = pinnedFaceCentre(editor.doc, editor.doc.layers[text] as LayerNode<'TEXT'>)!;
+      return { x: Math.round(c.x * 1e6) / 1e6, y: Math.round(c.y * 1e6) / 1e6 };
+    };
+    expect(centre()).toEqual({ x: 300, y: 200 });
+    // Mirrored left to right about the box's centre (512): the face shows at x 724.
+    editor.execute(flipLayers, { ids: [image], axis: 'horizontal' });
+    expect(centre()).toEqual({ x: 724, y: 200 });
+    editor.execute(flipLayers, { ids: [image], axis: 'horizontal' });
+    // Turned a quarter clockwise about (512, 512): (300, 200) goes to (824, 300).
+    editor.execute(rotateLayers, { ids: [image], to: 90 });
+    expect(centre()).toEqual({ x: 824, y: 300 });
   });
 });
 

@@ -48,7 +48,7 @@ export function FaceOutlines({
   const view = session.view();
   return (
     <div className="face-outlines" data-testid="face-outlines" data-layer-id={layer.id}>
-      {faceBoxesOnCanvas(layer.transform, faces, size).map((box) => {
+      {faceBoxesOnCanvas(layer, faces, size).map((box) => {
         const style = toScreen(box, view);
         const label = t('generation.facesFound.label', { n: box.index + 1 });
         return onPick ? (

@@ -2,6 +2,7 @@
 // pixels (generation.md §3 face detection: bbox), the layer shows the picture stretched over its box. Shared by
 // the numbered face outlines and anything pinned to a face (speech-bubble tails).
 import type { FaceDetection } from '@koma/domain';
+import { applyMatrix, placementOf, type LayerNode } from '@koma/editor';
 
 export interface FaceBox {
   /** The face's number minus one: what face enhance's `face_index` names. */
@@ -13,24 +14,32 @@ export interface FaceBox {
   score: number;
 }
 
-/** The faces of a picture of `imageSize` pixels shown in `transform`, in canvas units, in detection order. */
+/**
+ * The faces of a picture of `imageSize` pixels shown by `layer`, in canvas units, in detection order: each the
+ * upright box that holds the face as the layer places it (flipped or turned pictures show their faces elsewhere
+ * than their upright box would).
+ */
 export function faceBoxesOnCanvas(
-  transform: { x: number; y: number; size: { width: number; height: number } },
+  layer: LayerNode,
   faces: readonly FaceDetection[],
   imageSize: { width: number; height: number },
 ): FaceBox[] {
-  const sx = transform.size.width / (imageSize.width || 1);
-  const sy = transform.size.height / (imageSize.height || 1);
+  const { size } = layer.transform;
+  const sx = size.width / (imageSize.width || 1);
+  const sy = size.height / (imageSize.height || 1);
+  const { matrix } = placementOf(layer);
   return faces.map((f, index) => {
     const [x0, y0, x1, y1] = f.bbox;
-    return {
-      index,
-      x: transform.x + Math.min(x0, x1) * sx,
-      y: transform.y + Math.min(y0, y1) * sy,
-      width: Math.abs(x1 - x0) * sx,
-      height: Math.abs(y1 - y0) * sy,
-      score: f.score,
-    };
+    const corners = [
+      [x0, y0],
+      [x1, y0],
+      [x1, y1],
+      [x0, y1],
+    ].map(([x, y]) => applyMatrix(matrix, { x: x! * sx, y: y! * sy }));
+    const xs = corners.map((c) => c.x);
+    const ys = corners.map((c) => c.y);
+    const [left, top] = [Math.min(...xs), Math.min(...ys)];
+    return { index, x: left, y: top, width: Math.max(...xs) - left, height: Math.max(...ys) - top, score: f.score };
   });
 }
 

@@ -1,17 +1,22 @@
 // Control images for `v`: the pose skeleton and the sketch strokes drawn for the controlnets.
 import { OPENPOSE_COLORS, OPENPOSE_LIMBS } from '@koma/domain';
-import type { LayerNode } from '@koma/editor';
+import { placedBounds, placementOf, type LayerNode } from '@koma/editor';
 
-/** The pose skeleton as the openpose controlnet expects it: 18 keypoints, 4 px limbs, 8 px dots, on black. */
-export function renderPose(node: LayerNode<'POSE'>): string {
+/**
+ * The pose skeleton as the openpose controlnet expects it: 18 keypoints, 4 px limbs, 8 px dots, on black. Drawn as
+ * the canvas shows it (turned and flipped) over `region`, the box the result fills: the pose's placed bounds.
+ */
+export function renderPose(node: LayerNode<'POSE'>, region = placedBounds(placementOf(node))): string {
   const { width, height } = node.transform.size;
   const canvas = document.createElement('canvas');
-  canvas.width = Math.round(width);
-  canvas.height = Math.round(height);
+  canvas.width = Math.max(1, Math.round(region.width));
+  canvas.height = Math.max(1, Math.round(region.height));
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('Unable to get canvas context');
   ctx.fillStyle = '#000';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const [a, b, c, d, e, f] = placementOf(node).matrix;
+  ctx.setTransform(a, b, c, d, e - region.x, f - region.y);
   const { candidate, subset } = node.data.body;
   for (const row of subset) {
     OPENPOSE_LIMBS.forEach(([a, b], i) => {

@@ -161,7 +161,7 @@ async function generateFromControl(
     controlnets: [
       {
         model: isPose ? 'controlnet-openpose' : 'controlnet-anytest',
-        image: node.type === 'POSE' ? renderPose(node) : renderSketch(node, place.region),
+        image: node.type === 'POSE' ? renderPose(node, place.region) : renderSketch(node, place.region),
         strength: isPose ? s.diffusion.poseStrength : s.diffusion.sketchStrength,
       },
     ],

@@ -3,6 +3,7 @@
 // freely, with Shift in 15° steps, as one undo step, with a mouse and with one finger; a turned layer resizes by a
 // corner handle with the opposite corner staying put.
 import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../support/browser.ts';
 import { realErrors, signUp, uniqueEmail } from '../support/flows.ts';
@@ -284,6 +285,40 @@ describe('a turned picture at the edge of the view', () => {
     // Beside the strip, the white page.
     expect(near(await canvasPixel(page, 950, 800), [255, 255, 255], 2)).toBe(true);
     await screenshot(page, 'turned-strip-zoomed');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a turned picture being worked on', () => {
+  it('is veiled where it shows, not over its upright box', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'turned-veil');
+    // A red 1000×60 strip centred on (850, 1200), turned a quarter: x 820–880, y 700–1700; upright, y 1170–1230.
+    await drop(page, { x: 850, y: 1200 }, [1000, 60], '#ff0000', 'long.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+    const id = (await imageLayers(page))[0]!.id;
+    await select(page, id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('rotate-right').click();
+    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+    await page.evaluate((layer) => {
+      const s = (window as unknown as { __koma: any }).__koma;
+      s.ui.update({ selection: [], processing: { [layer]: { status: 'IN_PROGRESS', progress: 0.5 } } });
+    }, id);
+    // What the screen shows (the veil is on the overlay's own canvas), at a point of the page.
+    const shown = async (x: number, y: number) => {
+      const p = await toScreen(page, x, y);
+      const png = await page.screenshot({ clip: { x: Math.round(p.x), y: Math.round(p.y), width: 1, height: 1 } });
+      return [...(await sharp(png).removeAlpha().raw().toBuffer())];
+    };
+    // On the strip, above its upright box: red under the veil. Beside the strip, inside its upright box: the page.
+    await expect.poll(async () => (await shown(850, 1000))[0]! < 230, { timeout: 10_000 }).toBe(true);
+    expect(near(await shown(850, 1000), [196, 4, 4], 12)).toBe(true);
+    expect(near(await shown(600, 1200), [255, 255, 255], 2)).toBe(true);
+    await screenshot(page, 'turned-strip-processing');
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

@@ -3,6 +3,7 @@ import { HANDLE_HIT_MARGIN, VERTEX_HIT_RADIUS } from '@koma/domain';
 import {
   canRotate,
   panelsUnder,
+  placedBounds,
   placedCorners,
   placementOf,
   rotateHandle,
@@ -143,23 +144,24 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
   for (const [id, state] of Object.entries(ui.processing)) {
     const node = doc.layers[id];
     if (!node) continue;
-    const t = node.transform;
+    // The veil covers the layer as placed (turned or not); the bar runs level along the bottom of the box that holds
+    // it, so that it reads left to right whatever the turn.
+    const placement = placementOf(node);
+    const b = placedBounds(placement);
     const barHeight = 8 * px;
     layer.add(
-      new Konva.Rect({
-        x: t.x,
-        y: t.y,
-        width: t.size.width,
-        height: t.size.height,
+      new Konva.Line({
+        points: placedCorners(placement).flatMap((c) => [c.x, c.y]),
+        closed: true,
         fill: 'rgba(17, 24, 39, 0.25)',
         listening: false,
       }),
     );
     layer.add(
       new Konva.Rect({
-        x: t.x,
-        y: t.y + t.size.height - barHeight,
-        width: t.size.width,
+        x: b.x,
+        y: b.y + b.height - barHeight,
+        width: b.width,
         height: barHeight,
         fill: 'rgba(255,255,255,0.7)',
         listening: false,
@@ -167,9 +169,9 @@ export function drawOverlay(layer: Konva.Layer, doc: DocState, ui: UiState, zoom
     );
     layer.add(
       new Konva.Rect({
-        x: t.x,
-        y: t.y + t.size.height - barHeight,
-        width: t.size.width * (state.progress ?? 0),
+        x: b.x,
+        y: b.y + b.height - barHeight,
+        width: b.width * (state.progress ?? 0),
         height: barHeight,
         fill: ACCENT,
         listening: false,

@@ -96,6 +96,44 @@ describe('text edited in place', () => {
     await context.close();
   });
 
+  it('edits a turned bubble turned, about its centre as the canvas turns it', async () => {
+    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await newComic(page, 'text-edit-turned');
+    await page.keyboard.press('6'); // TEXT tool
+    const at = await toScreen(page, 850, 1200);
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(async () => (await editorState(page)).focused).toBe(true);
+    await page.keyboard.type('Turned');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByTestId('text-editor').count()).toBe(0);
+    const [bubble] = await texts(page);
+    await page.getByTestId('tool-MOVE').click();
+    await page.evaluate((id) => (window as any).__koma.ui.update({ selection: [id] }), bubble!.id);
+    await page.getByTestId('tab-layer').click();
+    await page.getByTestId('rotate-right').click();
+    await expect.poll(async () => (await texts(page))[0]!.rotation).toBe(90);
+    const centre = await centreOf(page, bubble!);
+    await page.mouse.dblclick(centre.x, centre.y);
+    await expect.poll(() => page.getByTestId('text-editor').isVisible()).toBe(true);
+    const editor = page.getByTestId('text-editor');
+    // Upright the editor is wider than tall; turned a quarter, its box on screen is taller than wide, centred on the
+    // bubble's centre.
+    const size = await editor.evaluate((el) => [el.offsetWidth, el.offsetHeight]);
+    expect(size[0]).toBeGreaterThan(size[1]);
+    const box = (await editor.boundingBox())!;
+    expect(box.height).toBeCloseTo(size[0], 0);
+    expect(box.width).toBeCloseTo(size[1], 0);
+    expect(Math.abs(box.x + box.width / 2 - centre.x)).toBeLessThan(3);
+    expect(Math.abs(box.y + box.height / 2 - centre.y)).toBeLessThan(3);
+    expect(await editor.evaluate((el) => el.value)).toBe('Turned');
+    await screenshot(page, 'text-edit-turned');
+    await page.keyboard.press('Escape');
+    expect(realErrors(problems.errors)).toEqual([]);
+    await context.close();
+  });
+
   it('edits vertical text in a vertical editor, with IME composition', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
       viewport: { width: 1440, height: 900 },

@@ -47,6 +47,7 @@ export type PageLayer = {
   id: string;
   type: string;
   transform: { x: number; y: number; size: { width: number; height: number } };
+  rotation?: number;
   data: any;
 };
 

@@ -42,9 +42,19 @@ function editorStyle(session: EditorSession, node: LayerNode<'TEXT'>, draft: str
   const width = Math.max(area.width, layout.width) * zoom;
   const height = Math.max(area.height, layout.height) * zoom;
   const paper = d.backgroundType === 'NONE' ? 'rgba(255, 255, 255, 0.85)' : d.backgroundColor;
+  const left = at.x - (width - area.width * zoom) / 2;
+  const top = at.y - (height - area.height * zoom) / 2;
+  // A turned layer is edited turned, about its box's centre as the canvas turns it; a mirrored one is edited
+  // unmirrored, so that what is typed reads.
+  const t = node.transform;
+  const centre = canvasToScreen(session.view(), { x: t.x + t.size.width / 2, y: t.y + t.size.height / 2 });
+  const turn = node.rotation
+    ? { transform: `rotate(${node.rotation}deg)`, transformOrigin: `${centre.x - left}px ${centre.y - top}px` }
+    : {};
   return {
-    left: at.x - (width - area.width * zoom) / 2,
-    top: at.y - (height - area.height * zoom) / 2,
+    ...turn,
+    left,
+    top,
     width,
     height,
     font: cssFontFor(font, d.vertical),

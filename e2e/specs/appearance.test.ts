@@ -78,6 +78,35 @@ async function drop(
   );
 }
 
+/** Drops a picture as the page's only one and turns it a quarter clockwise from the layer tab; returns its id. */
+async function dropTurned(
+  page: Page,
+  at: { x: number; y: number },
+  size: [number, number],
+  fill: string | null,
+  name: string,
+): Promise<string> {
+  await drop(page, at, size, fill, name);
+  await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
+  const id = (await imageLayers(page))[0]!.id;
+  await select(page, id);
+  await page.getByTestId('tab-layer').click();
+  await page.getByTestId('rotate-right').click();
+  await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+  return id;
+}
+
+/**
+ * A new comic whose only picture is a red 1000×60 strip centred on (850, 1200), turned a quarter: it shows at
+ * x 820–880, y 700–1700, while its upright box is y 1170–1230.
+ */
+async function comicWithTurnedStrip(label: string) {
+  const tab = await openPage(suite.browser, suite.server.baseUrl, { viewport: { width: 1440, height: 900 } });
+  await newComic(tab.page, label);
+  const id = await dropTurned(tab.page, { x: 850, y: 1200 }, [1000, 60], '#ff0000', 'long.png');
+  return { ...tab, id };
+}
+
 describe('layer appearance', () => {
   it('shows opacity, multiply, a 90° turn and a vertical flip on the canvas and in the PNG', async () => {
     const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
@@ -237,13 +266,7 @@ describe('a turned picture on an infinite canvas', () => {
     await page.waitForURL(/\/editor\/[^/]+$/);
     await page.waitForSelector('[data-testid=canvas] canvas');
     // The only layer: a 400×100 strip, red left half and blue right half, turned a quarter: 100 wide, 400 tall.
-    await drop(page, { x: 512, y: 512 }, [400, 100], null, 'strip.png');
-    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
-    const strip = (await imageLayers(page))[0]!;
-    await select(page, strip.id);
-    await page.getByTestId('tab-layer').click();
-    await page.getByTestId('rotate-right').click();
-    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+    await dropTurned(page, { x: 512, y: 512 }, [400, 100], null, 'strip.png');
     await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
 
     const png = await exportPagePng(page);
@@ -258,17 +281,7 @@ describe('a turned picture on an infinite canvas', () => {
 
 describe('a turned picture at the edge of the view', () => {
   it('is drawn where its turned part is on screen, though its upright box is not', async () => {
-    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
-      viewport: { width: 1440, height: 900 },
-    });
-    await newComic(page, 'turned-cull');
-    // A red 1000×60 strip centred on (850, 1200), turned a quarter: x 820–880, y 700–1700; upright it is y 1170–1230.
-    await drop(page, { x: 850, y: 1200 }, [1000, 60], '#ff0000', 'long.png');
-    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
-    await select(page, (await imageLayers(page))[0]!.id);
-    await page.getByTestId('tab-layer').click();
-    await page.getByTestId('rotate-right').click();
-    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+    const { context, page, problems } = await comicWithTurnedStrip('turned-cull');
     // Zoomed in on (850, 800): the view shows about y 600–1000, above the upright box, across the turned strip.
     const box = (await page.getByTestId('canvas').boundingBox())!;
     await page.evaluate(
@@ -292,18 +305,7 @@ describe('a turned picture at the edge of the view', () => {
 
 describe('a turned picture being worked on', () => {
   it('is veiled where it shows, not over its upright box', async () => {
-    const { context, page, problems } = await openPage(suite.browser, suite.server.baseUrl, {
-      viewport: { width: 1440, height: 900 },
-    });
-    await newComic(page, 'turned-veil');
-    // A red 1000×60 strip centred on (850, 1200), turned a quarter: x 820–880, y 700–1700; upright, y 1170–1230.
-    await drop(page, { x: 850, y: 1200 }, [1000, 60], '#ff0000', 'long.png');
-    await expect.poll(async () => (await imageLayers(page)).length).toBe(1);
-    const id = (await imageLayers(page))[0]!.id;
-    await select(page, id);
-    await page.getByTestId('tab-layer').click();
-    await page.getByTestId('rotate-right').click();
-    await expect.poll(async () => (await imageLayers(page))[0]!.rotation).toBe(90);
+    const { context, page, problems, id } = await comicWithTurnedStrip('turned-veil');
     await page.evaluate((layer) => {
       const s = (window as unknown as { __koma: any }).__koma;
       s.ui.update({ selection: [], processing: { [layer]: { status: 'IN_PROGRESS', progress: 0.5 } } });

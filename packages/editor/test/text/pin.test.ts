@@ -14,36 +14,44 @@ import {
 } from '../../src/index.ts';
 import { makeEditor, ok } from '../support.ts';
 
+/** An infinite canvas with a 1024 px image (variation v1) drawn at its own size at `at`, and a bubble at (800, 0). */
+function imageAndBubble(at: { x: number; y: number }) {
+  const editor = makeEditor('INFINITE');
+  const root = editor.doc.rootId;
+  const image = ok(
+    editor.execute(addImage, {
+      parentId: root,
+      transform: { ...at, size: { width: 1024, height: 1024 } },
+      imageId: 'v1',
+    }),
+  );
+  const text = ok(
+    editor.execute(addText, {
+      parentId: root,
+      transform: { x: 800, y: 0, size: { width: 300, height: 200 } },
+      data: { backgroundType: 'SPEECH_BUBBLE' },
+    }),
+  );
+  return { editor, image, text };
+}
+
+/** One face on the image's v1 (its pixels 200..400 × 100..300), and the bubble's tail pinned to it. */
+function pinToFace(editor: ReturnType<typeof makeEditor>, image: string, text: string): void {
+  editor.execute(setFaces, {
+    id: image,
+    variationId: 'v1',
+    faces: [{ bbox: [200, 100, 400, 300], label: 'face', score: 0.9 }],
+  });
+  editor.execute(updateText, { id: text, patch: { pinToFace: true, tailTargetLayerId: image, tailTargetFaceIdx: 0 } });
+}
+
 describe('tails pinned to a face', () => {
   it('aim at the face centre in canvas units and follow the image when it moves', () => {
-    const editor = makeEditor('INFINITE');
-    const root = editor.doc.rootId;
-    // A 1024 px image drawn at its own size at (100, 50); the face box sits at pixels (200..400, 100..300).
-    const image = ok(
-      editor.execute(addImage, {
-        parentId: root,
-        transform: { x: 100, y: 50, size: { width: 1024, height: 1024 } },
-        imageId: 'v1',
-      }),
-    );
-    const text = ok(
-      editor.execute(addText, {
-        parentId: root,
-        transform: { x: 800, y: 0, size: { width: 300, height: 200 } },
-        data: { backgroundType: 'SPEECH_BUBBLE' },
-      }),
-    );
+    // The image at (100, 50); the face box sits at its pixels (200..400, 100..300).
+    const { editor, image, text } = imageAndBubble({ x: 100, y: 50 });
     const node = () => editor.doc.layers[text] as LayerNode<'TEXT'>;
     expect(pinnedFaceCentre(editor.doc, node())).toBeNull();
-    editor.execute(setFaces, {
-      id: image,
-      variationId: 'v1',
-      faces: [{ bbox: [200, 100, 400, 300], label: 'face', score: 0.9 }],
-    });
-    editor.execute(updateText, {
-      id: text,
-      patch: { pinToFace: true, tailTargetLayerId: image, tailTargetFaceIdx: 0 },
-    });
+    pinToFace(editor, image, text);
     expect(pinnedFaceCentre(editor.doc, node())).toEqual({ x: 400, y: 250 });
     // The tip handle sits on the pinned tail, short of the face by the tail gap: on the line from the bubble to it.
     const tip = tailTip(node(), editor.doc)!;
@@ -61,28 +69,9 @@ describe('tails pinned to a face', () => {
   });
 
   it('aim at the face where a flipped or turned image shows it', () => {
-    const editor = makeEditor('INFINITE');
-    const root = editor.doc.rootId;
-    // The face's centre is at pixel (300, 200) of a 1024 px image drawn at its own size at (0, 0).
-    const image = ok(
-      editor.execute(addImage, {
-        parentId: root,
-        transform: { x: 0, y: 0, size: { width: 1024, height: 1024 } },
-        imageId: 'v1',
-      }),
-    );
-    const text = ok(
-      editor.execute(addText, { parentId: root, transform: { x: 1200, y: 0, size: { width: 300, height: 200 } } }),
-    );
-    editor.execute(setFaces, {
-      id: image,
-      variationId: 'v1',
-      faces: [{ bbox: [200, 100, 400, 300], label: 'face', score: 0.9 }],
-    });
-    editor.execute(updateText, {
-      id: text,
-      patch: { pinToFace: true, tailTargetLayerId: image, tailTargetFaceIdx: 0 },
-    });
+    // The face's centre is at pixel (300, 200) of the image, drawn at (0, 0).
+    const { editor, image, text } = imageAndBubble({ x: 0, y: 0 });
+    pinToFace(editor, image, text);
     const centre = () => {
       const c = pinnedFaceCentre(editor.doc, editor.doc.layers[text] as LayerNode<'TEXT'>)!;
       return { x: Math.round(c.x * 1e6) / 1e6, y: Math.round(c.y * 1e6) / 1e6 };

@@ -15,8 +15,8 @@ export function renderPose(node: LayerNode<'POSE'>, region = placedBounds(placem
   if (!ctx) throw new Error('Unable to get canvas context');
   ctx.fillStyle = '#000';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  const [a, b, c, d, e, f] = placementOf(node).matrix;
-  ctx.setTransform(a, b, c, d, e - region.x, f - region.y);
+  const [ma, mb, mc, md, me, mf] = placementOf(node).matrix;
+  ctx.setTransform(ma, mb, mc, md, me - region.x, mf - region.y);
   const { candidate, subset } = node.data.body;
   for (const row of subset) {
     OPENPOSE_LIMBS.forEach(([a, b], i) => {

@@ -120,14 +120,14 @@ describe('text edited in place', () => {
     const editor = page.getByTestId('text-editor');
     // Upright the editor is wider than tall; turned a quarter, its box on screen is taller than wide, centred on the
     // bubble's centre.
-    const size = await editor.evaluate((el) => [el.offsetWidth, el.offsetHeight]);
-    expect(size[0]).toBeGreaterThan(size[1]);
+    const [width, height] = await editor.evaluate((el: HTMLTextAreaElement) => [el.offsetWidth, el.offsetHeight]);
+    expect(width).toBeGreaterThan(height);
     const box = (await editor.boundingBox())!;
-    expect(box.height).toBeCloseTo(size[0], 0);
-    expect(box.width).toBeCloseTo(size[1], 0);
+    expect(box.height).toBeCloseTo(width, 0);
+    expect(box.width).toBeCloseTo(height, 0);
     expect(Math.abs(box.x + box.width / 2 - centre.x)).toBeLessThan(3);
     expect(Math.abs(box.y + box.height / 2 - centre.y)).toBeLessThan(3);
-    expect(await editor.evaluate((el) => el.value)).toBe('Turned');
+    expect(await editor.evaluate((el: HTMLTextAreaElement) => el.value)).toBe('Turned');
     await screenshot(page, 'text-edit-turned');
     await page.keyboard.press('Escape');
     expect(realErrors(problems.errors)).toEqual([]);

@@ -1,5 +1,5 @@
 import Konva from 'konva';
-import { placedBounds, placementOf, type DocState, type LayerNode, type UiState } from '@koma/editor';
+import { boxOf, type DocState, type LayerNode, type UiState } from '@koma/editor';
 import type { EditorSession } from '../editor/session.ts';
 import { sharedImageStore } from './images.ts';
 import { FrameScheduler } from './frame-scheduler.ts';
@@ -149,14 +149,12 @@ export class SceneRenderer {
       if (entry.clipTarget !== layer.clipTarget) this.setClip(entry, layer.clipTarget);
       // A turned layer reaches outside its upright box: culled by its turned corners.
       const t = layer.transform;
-      const turned = layer.rotation ? placedBounds(placementOf(layer)) : null;
-      const [x, y] = turned ? [turned.x, turned.y] : [t.x, t.y];
-      const [width, height] = turned ? [turned.width, turned.height] : [t.size.width, t.size.height];
+      const b = layer.rotation ? boxOf(layer) : { x: t.x, y: t.y, width: t.size.width, height: t.size.height };
       const onScreen =
-        x <= visibleArea.x + visibleArea.width &&
-        x + width >= visibleArea.x - 200 &&
-        y <= visibleArea.y + visibleArea.height &&
-        y + height >= visibleArea.y - 200;
+        b.x <= visibleArea.x + visibleArea.width &&
+        b.x + b.width >= visibleArea.x - 200 &&
+        b.y <= visibleArea.y + visibleArea.height &&
+        b.y + b.height >= visibleArea.y - 200;
       // While the page is cached as one bitmap every layer must be in it, on screen or not.
       applyAppearance(entry.wrapper, layer, onScreen || view.zoom < ZOOMED_OUT);
       if (entry.frame) applyAppearance(entry.frame, layer, onScreen || view.zoom < ZOOMED_OUT);

@@ -2,11 +2,10 @@
 // formats made of page images (PNG zip, CBZ, webtoon), encoded one at a time in a worker.
 import {
   ExportError,
+  boxOf,
   comicPrintGeometry,
   effectiveDpi,
   kindOf,
-  placedBounds,
-  placementOf,
   planPage,
   shownPlan,
   rastersToDraw,
@@ -38,7 +37,7 @@ function regionBounds(session: EditorSession): { x: number; y: number; width: nu
     const layer = doc.layers[id];
     if (layer?.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;
     const reach = layer.data.tailLength + layer.data.backgroundBorderSize;
-    const t = placedBounds(placementOf(layer));
+    const t = boxOf(layer);
     x0 = Math.min(x0, t.x - reach);
     y0 = Math.min(y0, t.y - reach);
     x1 = Math.max(x1, t.x + t.width + reach);

@@ -1,4 +1,4 @@
-import { pinnableFaces, placedBounds, placementOf, updateText, type LayerNode } from '@koma/editor';
+import { boxOf, pinnableFaces, updateText, type LayerNode } from '@koma/editor';
 import { useDoc, useUi } from '../editor/hooks.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
@@ -41,7 +41,7 @@ export function BuiltinBadges({ session }: { session: EditorSession }) {
   return (
     <div className="gen-overlay" data-testid="builtin-badges">
       {badges.map((node) => {
-        const box = toScreen({ ...placedBounds(placementOf(node)), height: 0 }, view);
+        const box = toScreen({ ...boxOf(node), height: 0 }, view);
         return (
           <span
             key={node.id}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { changeVariation, keepVariations, placedBounds, placementOf } from '@koma/editor';
+import { boxOf, changeVariation, keepVariations } from '@koma/editor';
 import { useDoc } from '../editor/hooks.ts';
 import type { EditorSession } from '../editor/session.ts';
 import { useT } from '../i18n/index.ts';
@@ -74,7 +74,7 @@ function Tray({ session, tray }: { session: EditorSession; tray: TrayState }) {
   };
   // Beside the layer on the right, or under it when the right side is off screen.
   const view = session.view();
-  const box = toScreen(placedBounds(placementOf(node)), view);
+  const box = toScreen(boxOf(node), view);
   const right = box.left + box.width + TRAY_GAP;
   const style =
     right + 220 < session.viewport.width

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPoseLayer } from '@koma/domain';
-import { placedBounds, placementOf, type LayerNode } from '@koma/editor';
+import { boxOf, placementOf, type LayerNode } from '@koma/editor';
 import { renderPose } from './control-images.ts';
 
 /** A 2D context that keeps the canvas size and maps every drawn point through its transform, as a browser does. */
@@ -53,7 +53,7 @@ describe('the pose control image', () => {
     expect(a.size).toEqual([200, 400]);
     // A quarter turn: 400 wide, 200 tall, and each point where the placement puts it, less the bounds' corner.
     expect(b.size).toEqual([400, 200]);
-    const bounds = placedBounds(placementOf(turned));
+    const bounds = boxOf(turned);
     const [ma, mb, mc, md, me, mf] = placementOf(turned).matrix;
     expect(a.drawn.length).toBeGreaterThan(10);
     a.drawn.forEach((p, i) => {

@@ -1,12 +1,12 @@
 // Control images for `v`: the pose skeleton and the sketch strokes drawn for the controlnets.
 import { OPENPOSE_COLORS, OPENPOSE_LIMBS } from '@koma/domain';
-import { placedBounds, placementOf, type LayerNode } from '@koma/editor';
+import { boxOf, placementOf, type LayerNode } from '@koma/editor';
 
 /**
  * The pose skeleton as the openpose controlnet expects it: 18 keypoints, 4 px limbs, 8 px dots, on black. Drawn as
  * the canvas shows it (turned and flipped) over `region`, the box the result fills: the pose's placed bounds.
  */
-export function renderPose(node: LayerNode<'POSE'>, region = placedBounds(placementOf(node))): string {
+export function renderPose(node: LayerNode<'POSE'>, region = boxOf(node)): string {
   const { width, height } = node.transform.size;
   const canvas = document.createElement('canvas');
   canvas.width = Math.max(1, Math.round(region.width));

@@ -107,14 +107,16 @@ export function placedBounds(placement: Placement): Box {
  * their upright boxes), or null when there are none: what an infinite canvas's export and fitted view must show.
  */
 export function placedBoundsOf(nodes: readonly LayerNode[]): Box | null {
-  if (nodes.length === 0) return null;
-  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const node of nodes) {
-    const b = placedBounds(placementOf(node));
-    x0 = Math.min(x0, b.x);
-    y0 = Math.min(y0, b.y);
-    x1 = Math.max(x1, b.x + b.width);
-    y1 = Math.max(y1, b.y + b.height);
-  }
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  return nodes.length === 0 ? null : boxOfPoints(nodes.flatMap((n) => placedCorners(placementOf(n))));
+}
+
+/**
+ * Where a point of a picture of `imageSize` pixels lands on the canvas, the picture shown stretched over the layer's
+ * box and turned and flipped with it: what a detected face (in the picture's pixels) is on the canvas.
+ */
+export function pictureToCanvas(node: LayerNode, imageSize: Size): (p: Point) => Point {
+  const { matrix, size } = placementOf(node);
+  const sx = size.width / (imageSize.width || 1);
+  const sy = size.height / (imageSize.height || 1);
+  return (p) => applyMatrix(matrix, { x: p.x * sx, y: p.y * sy });
 }

@@ -1,6 +1,6 @@
 import type { FaceDetection, Point } from '@koma/domain';
 import type { DocState, LayerNode } from '../store/state.ts';
-import { applyMatrix, placementOf } from '../kinds/placement.ts';
+import { pictureToCanvas } from '../kinds/placement.ts';
 
 /**
  * The canvas point a pinned tail aims at: the centre of the chosen face of the target image's shown variation,
@@ -16,11 +16,8 @@ export function pinnedFaceCentre(doc: DocState, text: LayerNode<'TEXT'>): Point 
   const face = variation ? image.data.faceStore[variation.id]?.[d.tailTargetFaceIdx] : undefined;
   if (!face) return null;
   const [x0, y0, x1, y1] = face.bbox;
-  const { size } = image.transform;
-  const sx = size.width / (image.originalSize.width || 1);
-  const sy = size.height / (image.originalSize.height || 1);
   // Through the layer's placement: a flipped or turned picture shows the face elsewhere than its upright box would.
-  return applyMatrix(placementOf(image).matrix, { x: ((x0 + x1) / 2) * sx, y: ((y0 + y1) / 2) * sy });
+  return pictureToCanvas(image, image.originalSize)({ x: (x0 + x1) / 2, y: (y0 + y1) / 2 });
 }
 
 /** An image a tail can be pinned to, with the faces found in its shown picture. */

@@ -2,7 +2,7 @@
 // pixels (generation.md §3 face detection: bbox), the layer shows the picture stretched over its box. Shared by
 // the numbered face outlines and anything pinned to a face (speech-bubble tails).
 import type { FaceDetection } from '@koma/domain';
-import { applyMatrix, placementOf, type LayerNode } from '@koma/editor';
+import { boxOfPoints, pictureToCanvas, type LayerNode } from '@koma/editor';
 
 export interface FaceBox {
   /** The face's number minus one: what face enhance's `face_index` names. */
@@ -24,22 +24,16 @@ export function faceBoxesOnCanvas(
   faces: readonly FaceDetection[],
   imageSize: { width: number; height: number },
 ): FaceBox[] {
-  const { size } = layer.transform;
-  const sx = size.width / (imageSize.width || 1);
-  const sy = size.height / (imageSize.height || 1);
-  const { matrix } = placementOf(layer);
+  const toCanvas = pictureToCanvas(layer, imageSize);
   return faces.map((f, index) => {
     const [x0, y0, x1, y1] = f.bbox;
     const corners = [
-      [x0, y0],
-      [x1, y0],
-      [x1, y1],
-      [x0, y1],
-    ].map(([x, y]) => applyMatrix(matrix, { x: x! * sx, y: y! * sy }));
-    const xs = corners.map((c) => c.x);
-    const ys = corners.map((c) => c.y);
-    const [left, top] = [Math.min(...xs), Math.min(...ys)];
-    return { index, x: left, y: top, width: Math.max(...xs) - left, height: Math.max(...ys) - top, score: f.score };
+      { x: x0, y: y0 },
+      { x: x1, y: y0 },
+      { x: x1, y: y1 },
+      { x: x0, y: y1 },
+    ];
+    return { index, ...boxOfPoints(corners.map(toCanvas)), score: f.score };
   });
 }
 

@@ -1,6 +1,7 @@
 // Blend modes for the flattened picture (issue 17): the separable modes of the PSD format, on straight alpha.
 import type { BlendMode } from '@koma/domain';
 import { LITTLE_ENDIAN, drawArea, drawOver, pixelWords, type ClipBase, type Raster } from './raster.ts';
+import { blendKernel, type BlendKernel } from './blend-kernel.ts';
 
 type Mix = (b: number, s: number) => number;
 
@@ -29,22 +30,43 @@ function tableOf(mode: Exclude<BlendMode, 'normal'>): Float64Array {
   return table;
 }
 
+/** B(b, s) on 0..255 channels, rounded: the integer form of MIX that the opaque table and blend.wat share. */
+function mixByte(mode: Exclude<BlendMode, 'normal'>, b: number, s: number): number {
+  switch (mode) {
+    case 'multiply':
+      return Math.round((b * s) / 255);
+    case 'screen':
+      return b + s - Math.round((b * s) / 255);
+    case 'overlay':
+      return b <= 127 ? Math.round((2 * b * s) / 255) : 255 - Math.round((2 * (255 - b) * (255 - s)) / 255);
+    case 'darken':
+      return Math.min(b, s);
+    case 'lighten':
+      return Math.max(b, s);
+  }
+}
+
+/** The opacity as the PSD stores it, one byte: what the opaque formula mixes by. */
+export function opacityByte(opacity: number): number {
+  return Math.min(255, Math.max(0, Math.round(opacity * 255)));
+}
+
 /**
  * The finished channel byte for an opaque source pixel over an opaque backdrop at one opacity, by (backdrop << 8 |
- * source): the general formula below with the source's alpha equal to `opacity`, evaluated once per pair instead of
- * once per pixel. Art over the page is nearly all such pixels, so compositing a blended layer becomes three byte
- * lookups a pixel. Clamped like the pixel bytes, so it stores exactly what the formula would.
+ * source): round((R·a + b·(255 − a)) / 255) with R = B(b, s) rounded and a the opacity byte. Integers throughout,
+ * so that blend.wat's SIMD lanes compute exactly these bytes (never halfway: 255 is odd). Art over the page is nearly
+ * all such pixels, so compositing a blended layer becomes three byte lookups a pixel here.
  */
 const OPAQUE = new Map<string, Uint8ClampedArray>();
-function opaqueTable(mode: Exclude<BlendMode, 'normal'>, opacity: number): Uint8ClampedArray {
-  const key = `${mode}:${opacity}`;
+export function opaqueTable(mode: Exclude<BlendMode, 'normal'>, opacity: number): Uint8ClampedArray {
+  const a = opacityByte(opacity);
+  const key = `${mode}:${a}`;
   let out = OPAQUE.get(key);
   if (!out) {
-    const table = tableOf(mode);
     out = new Uint8ClampedArray(256 * 256);
     for (let cb = 0; cb < 256; cb++) {
       for (let cs = 0; cs < 256; cs++) {
-        out[(cb << 8) | cs] = Math.round(opacity * table[(cb << 8) | cs]! + (1 - opacity) * cb);
+        out[(cb << 8) | cs] = Math.round((mixByte(mode, cb, cs) * a + cb * (255 - a)) / 255);
       }
     }
     // Opacities are few per page (a slider's values); bound the cache all the same.
@@ -53,6 +75,14 @@ function opaqueTable(mode: Exclude<BlendMode, 'normal'>, opacity: number): Uint8
   }
   return out;
 }
+
+const MODE_INDEX: Record<Exclude<BlendMode, 'normal'>, number> = {
+  multiply: 0,
+  screen: 1,
+  overlay: 2,
+  darken: 3,
+  lighten: 4,
+};
 
 /**
  * Draws `src` at (left, top) over `dst` with a blend mode: where the backdrop is opaque the colour is B(backdrop,
@@ -71,16 +101,20 @@ export function drawBlended(
   if (mode === 'normal') return drawOver(dst, src, left, top, opacity, clip);
   const area = drawArea(dst, src, left, top, clip);
   if (!area) return;
+  const kernel = blendKernel();
+  // An opaque base only bounds the area (its alpha is 255 wherever it would be read).
+  const base = clip && !clip.opaque ? clip : undefined;
+  if (kernel) return drawRows(kernel, dst, src, left, top, area, mode, opacity, base);
   const { x0, y0, x1, y1 } = area;
   const d32 = pixelWords(dst);
   const s32 = pixelWords(src);
-  // An opaque base only bounds the area (its alpha is 255 wherever it would be read).
-  const k32 = clip && !clip.opaque ? pixelWords(clip.raster) : null;
+  const k32 = base ? pixelWords(base.raster) : null;
   const kw = clip ? clip.raster.width : 0;
   // Alpha read in place (a call per pixel costs several times the loop); the word fast path reads channels by byte
-  // position, so a big-endian host takes the general path throughout.
+  // position, so a big-endian host takes the per-pixel path throughout.
   const shift = LITTLE_ENDIAN ? 24 : 0;
-  const full = LITTLE_ENDIAN ? opaqueTable(mode, opacity) : null;
+  const words = LITTLE_ENDIAN;
+  const full = opaqueTable(mode, opacity);
   const table = tableOf(mode);
   const mix = MIX[mode];
   for (let y = y0; y < y1; y++) {
@@ -89,7 +123,7 @@ export function drawBlended(
     const kRow = clip ? (y - clip.top) * kw - clip.left : 0;
     let x = x0;
     while (x < x1) {
-      if (full) {
+      if (words) {
         // One pass while source, clip and backdrop are all opaque (the alpha bits of the AND of their words): the
         // body of every picture inside its panel. One read of each word a pixel; a first pass testing eight words
         // at a time before this one read the source and the clip twice.
@@ -133,19 +167,66 @@ export function drawBlended(
       const sa = (sw >>> shift) & 0xff;
       const ka = k32 ? (k32[kRow + x]! >>> shift) & 0xff : 255;
       if (sa !== 0 && ka !== 0) {
-        const dp = dRow + x;
-        const dw = d32[dp]!;
-        if (full && sa === 255 && ka === 255 && dw >>> 24 === 255) {
-          d32[dp] =
-            full[((dw & 0xff) << 8) | (sw & 0xff)]! |
-            (full[(dw & 0xff00) | ((sw >>> 8) & 0xff)]! << 8) |
-            (full[((dw >>> 8) & 0xff00) | ((sw >>> 16) & 0xff)]! << 16) |
-            (dw & -0x1000000);
-        } else blendPixel(dst.data, dp << 2, src.data, (sRow + x) << 2, (sa / 255) * opacity * (ka / 255), table, mix);
+        const di = (dRow + x) << 2;
+        const si = (sRow + x) << 2;
+        if (sa === 255 && ka === 255 && dst.data[di + 3] === 255) opaquePixel(dst.data, di, src.data, si, full);
+        else blendPixel(dst.data, di, src.data, si, (sa / 255) * opacity * (ka / 255), table, mix);
       }
       x++;
     }
   }
+}
+
+/**
+ * drawBlended through the WebAssembly kernel: each row's backdrop, source and clip base are copied into the kernel's
+ * memory (the rasters live in JavaScript's), blended there, and the backdrop copied back. The pixels of a group of
+ * four that is not opaque throughout come back here, drawn on the kernel's copy as the JavaScript loop draws them.
+ */
+function drawRows(
+  kernel: BlendKernel,
+  dst: Raster,
+  src: Raster,
+  left: number,
+  top: number,
+  area: { x0: number; y0: number; x1: number; y1: number },
+  mode: Exclude<BlendMode, 'normal'>,
+  opacity: number,
+  base: ClipBase | undefined,
+): void {
+  const { x0, y0, x1, y1 } = area;
+  const span = (x1 - x0) * 4;
+  const mem = kernel.memory(span * 3);
+  const sAt = span;
+  const kAt = base ? span * 2 : -1;
+  const table = tableOf(mode);
+  const mix = MIX[mode];
+  const full = opaqueTable(mode, opacity);
+  kernel.soft = (dp, sp, ka) => {
+    const sa = mem[sp + 3]!;
+    if (sa === 255 && ka === 255 && mem[dp + 3] === 255) opaquePixel(mem, dp, mem, sp, full);
+    else blendPixel(mem, dp, mem, sp, (sa / 255) * opacity * (ka / 255), table, mix);
+  };
+  const a = opacityByte(opacity);
+  const modeIndex = MODE_INDEX[mode];
+  for (let y = y0; y < y1; y++) {
+    const d0 = (y * dst.width + x0) * 4;
+    const s0 = ((y - top) * src.width + x0 - left) * 4;
+    mem.set(dst.data.subarray(d0, d0 + span), 0);
+    mem.set(src.data.subarray(s0, s0 + span), sAt);
+    if (base) {
+      const k0 = ((y - base.top) * base.raster.width + x0 - base.left) * 4;
+      mem.set(base.raster.data.subarray(k0, k0 + span), kAt);
+    }
+    kernel.row(0, sAt, kAt, x1 - x0, modeIndex, a);
+    dst.data.set(mem.subarray(0, span), d0);
+  }
+}
+
+/** An opaque pixel of `src` over an opaque one of `dst`: the three channels from the opaque table, alpha kept. */
+function opaquePixel(d: Uint8ClampedArray, di: number, s: Uint8ClampedArray, si: number, full: Uint8ClampedArray) {
+  d[di] = full[(d[di]! << 8) | s[si]!]!;
+  d[di + 1] = full[(d[di + 1]! << 8) | s[si + 1]!]!;
+  d[di + 2] = full[(d[di + 2]! << 8) | s[si + 2]!]!;
 }
 
 /** One pixel of `src` (byte index si) over `dst` (byte index di) at source alpha `as` (0..1), on straight alpha. */

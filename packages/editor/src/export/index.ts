@@ -2,6 +2,7 @@
 import '../kinds/registry.ts';
 export * from './raster.ts';
 export * from './blend.ts';
+export { blendKernel, useBlendKernel } from './blend-kernel.ts';
 export * from './pool.ts';
 export * from './adjust.ts';
 export * from './watermark.ts';

@@ -1,5 +1,8 @@
 // The previous drawBlended (two passes over opaque runs), kept to pin the present one's output to it byte for byte.
+// Its opaque pixels take the present opaqueTable (the integer formula blend.wat shares, tested on its own in
+// blend-kernel.test.ts): what this pins is the loops, where each run starts and stops.
 import type { BlendMode } from '@koma/domain';
+import { opaqueTable } from '../../src/export/blend.ts';
 import { LITTLE_ENDIAN, drawOver, pixelWords, type ClipBase, type Raster } from '../../src/export/raster.ts';
 
 type Mix = (b: number, s: number) => number;
@@ -27,31 +30,6 @@ function tableOf(mode: Exclude<BlendMode, 'normal'>): Float64Array {
     TABLES.set(mode, table);
   }
   return table;
-}
-
-/**
- * The finished channel byte for an opaque source pixel over an opaque backdrop at one opacity, by (backdrop << 8 |
- * source): the general formula below with the source's alpha equal to `opacity`, evaluated once per pair instead of
- * once per pixel. Art over the page is nearly all such pixels, so compositing a blended layer becomes three byte
- * lookups a pixel. Clamped like the pixel bytes, so it stores exactly what the formula would.
- */
-const OPAQUE = new Map<string, Uint8ClampedArray>();
-function opaqueTable(mode: Exclude<BlendMode, 'normal'>, opacity: number): Uint8ClampedArray {
-  const key = `${mode}:${opacity}`;
-  let out = OPAQUE.get(key);
-  if (!out) {
-    const table = tableOf(mode);
-    out = new Uint8ClampedArray(256 * 256);
-    for (let cb = 0; cb < 256; cb++) {
-      for (let cs = 0; cs < 256; cs++) {
-        out[(cb << 8) | cs] = Math.round(opacity * table[(cb << 8) | cs]! + (1 - opacity) * cb);
-      }
-    }
-    // Opacities are few per page (a slider's values); bound the cache all the same.
-    if (OPAQUE.size >= 32) OPAQUE.clear();
-    OPAQUE.set(key, out);
-  }
-  return out;
 }
 
 /**

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlendMode } from '@koma/domain';
 import { drawBlended } from '../../src/export/blend.ts';
+import { useBlendKernel } from '../../src/export/blend-kernel.ts';
 import { previousDrawBlended } from './blend-previous.ts';
 import {
   createRaster,
@@ -16,6 +17,12 @@ import {
   type ClipBase,
   type Raster,
 } from '../../src/export/raster.ts';
+
+/** drawBlended's two paths: the same bytes are asked of each (blend-kernel.test.ts compares them directly). */
+const PATHS: [string, boolean][] = [
+  ['the WebAssembly kernel', true],
+  ['the JavaScript loop', false],
+];
 
 /** Source-over one pixel at a time, the plain formula drawOver's block copies and skips must agree with. */
 function referenceDrawOver(dst: Raster, src: Raster, left: number, top: number, opacity: number, clip?: ClipBase) {
@@ -167,7 +174,9 @@ describe('drawOver', () => {
   });
 });
 
-describe('drawBlended', () => {
+describe.each(PATHS)('drawBlended (%s)', (_path, kernel) => {
+  beforeAll(() => useBlendKernel(kernel));
+  afterAll(() => useBlendKernel(true));
   it('matches the spec formula pixel by pixel for any mode, placement, opacity and clip base', () => {
     // Long opaque runs over an opaque backdrop take the word fast path; the rest the general one: both are checked.
     fc.assert(
@@ -200,7 +209,9 @@ describe('drawBlended', () => {
   });
 });
 
-describe('drawBlended, one pass over opaque runs', () => {
+describe.each(PATHS)('drawBlended, one pass over opaque runs (%s)', (_path, kernel) => {
+  beforeAll(() => useBlendKernel(kernel));
+  afterAll(() => useBlendKernel(true));
   it('writes exactly the bytes the previous two-pass code wrote, for any mode, placement, opacity and clip base', () => {
     // Mostly opaque runs, so that the run loop starts, stops at every kind of pixel and resumes.
     const opaqueish = (maxW: number, maxH: number) =>
@@ -233,7 +244,9 @@ describe('drawBlended, one pass over opaque runs', () => {
   });
 });
 
-describe('drawBlended, every channel pair', () => {
+describe.each(PATHS)('drawBlended, every channel pair (%s)', (_path, kernel) => {
+  beforeAll(() => useBlendKernel(kernel));
+  afterAll(() => useBlendKernel(true));
   it('writes the bytes of the previous code for every backdrop and source level, opaque and translucent', () => {
     // A 256×256 backdrop whose row is the backdrop level and a source whose column is the source level, in all three
     // channels (each channel shifted, so that the three lookups of a pixel differ): every pair of the opaque table,
@@ -288,7 +301,9 @@ describe('opaqueBounds', () => {
   });
 });
 
-describe('an opaque clip base', () => {
+describe.each(PATHS)('an opaque clip base (%s)', (_path, kernel) => {
+  beforeAll(() => useBlendKernel(kernel));
+  afterAll(() => useBlendKernel(true));
   it('draws what the same base read pixel by pixel draws, in normal and every blend mode, bounded by the base', () => {
     fc.assert(
       fc.property(

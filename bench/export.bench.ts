@@ -37,6 +37,8 @@ import {
   attachThumbnail,
   thumbnailPixels,
   PixelPool,
+  blendKernel,
+  useBlendKernel,
 } from '@koma/editor';
 import sharp from 'sharp';
 import { writePsdUint8Array, type Layer as PsdLayer, type Psd } from 'ag-psd';
@@ -70,6 +72,19 @@ async function ours(plan: PagePlan, rasters: Map<string, Raster>, pool?: PixelPo
   pool?.reclaim();
   return size;
 }
+
+/** The blend kernel off for one export: the JavaScript loop, as a browser without WebAssembly SIMD runs it. */
+async function withoutKernel(run: () => Promise<number>): Promise<number> {
+  useBlendKernel(false);
+  try {
+    return await run();
+  } finally {
+    useBlendKernel(true);
+  }
+}
+
+/** Whether this process blends with the WebAssembly kernel (the rows above other than the JavaScript one). */
+const kernelHere = blendKernel() ? 'WebAssembly SIMD' : 'unavailable, so every row used the JavaScript loop';
 
 /**
  * A page of a whole-comic export, as the worker writes page after page: one pool for the job, reclaimed after each
@@ -201,6 +216,7 @@ if (child) {
     oursTurned: () => ours(turned.plan, turned.rasters),
     oursTurnedComic: () => ours(turned.plan, turned.rasters, comicPool),
     oursTurnedWarm: () => ours(turned.plan, turned.rasters, workerPool),
+    oursTurnedJs: () => withoutKernel(() => ours(turned.plan, turned.rasters)),
     bareTurned: () => bare(bareTurnedDoc),
     barePixels: () => bare(pixelsDoc),
     oursPng: () => oursPng(plan, rasters),
@@ -284,6 +300,7 @@ if (child) {
     row('oursTurned', 'PSD: Koma export, every image rotated, blended (multiply/screen/overlay) at 80 %'),
     row('oursTurnedComic', 'PSD: the same turned page as one page of a whole comic (pool of the page before)'),
     row('oursTurnedWarm', 'PSD: the same turned page, single page, warm worker (repeat export)'),
+    row('oursTurnedJs', 'PSD: the same turned page blended by the JavaScript loop (no WebAssembly)'),
     row('bareTurned', 'PSD: bare ag-psd writePsd of that turned and blended document'),
     row('oursJpegJs', 'PSD: Koma export, Node default (jpeg-js thumbnail)'),
     row('bare', 'PSD: bare ag-psd writePsd of the same document', peak.bare),
@@ -318,6 +335,9 @@ if (child) {
   );
   console.log(
     `  the same as a page of a whole comic (buffers of the page before): ${ratio(cpu.oursTurnedComic, cpu.bareTurned)}`,
+  );
+  console.log(
+    `  blended by the JavaScript loop instead of the WebAssembly kernel: ${ratio(cpu.oursTurnedJs, cpu.bareTurned)} (kernel here: ${kernelHere})`,
   );
   console.log(
     `  held by the warm worker's pool between exports: ${(workerPool.heldBytes / 2 ** 20).toFixed(1)} MiB (pixel buffers of the last page)`,

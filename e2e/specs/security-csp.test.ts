@@ -3,6 +3,7 @@
 // fail on any CSP violation the page reports, as an event or as a console error.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { BLEND_WASM_BASE64 } from '../../packages/editor/src/export/blend-wasm.ts';
 import { openPage, screenshot } from '../support/browser.ts';
 import { blur, idle, newComic, toScreen } from '../support/editor-page.ts';
 import { realErrors } from '../support/flows.ts';
@@ -73,6 +74,20 @@ describe('the editor under the Content-Security-Policy', () => {
     expect(await exportAs(page, 'png')).toBeGreaterThan(10_000);
     expect(await exportAs(page, 'psd')).toBeGreaterThan(10_000);
     await screenshot(page, 'csp-exported');
+    // The export worker (kept for its idle time) may compile the blend kernel under the policy it was served with;
+    // without 'wasm-unsafe-eval' it would fall back to the JavaScript loop, twice as slow on blended layers.
+    const worker = page.workers().find((w) => w.url().includes('psd.worker'));
+    expect(worker, 'the export worker').toBeDefined();
+    const compiled = await worker!.evaluate((base64) => {
+      try {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        new WebAssembly.Instance(new WebAssembly.Module(bytes), { koma: { soft: () => undefined } });
+        return 'compiled';
+      } catch (error) {
+        return String(error);
+      }
+    }, BLEND_WASM_BASE64);
+    expect(compiled).toBe('compiled');
 
     expect(await violations(page)).toEqual([]);
     const cspErrors = problems.errors.filter((e) => /Content Security Policy|Refused to/i.test(e));

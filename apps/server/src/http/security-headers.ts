@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
- * The app's Content-Security-Policy. Scripts only from this origin (the Vite build has no inline script); styles
+ * The app's Content-Security-Policy. Scripts only from this origin (the Vite build has no inline script), which may
+ * compile WebAssembly ('wasm-unsafe-eval': the export's blend kernel; it allows no eval of JavaScript); styles
  * from this origin (React sets inline styles through the CSSOM, which CSP does not govern); images, media and
  * fetches also from data: and blob: URLs (inline results, object URLs of exports and uploads); workers from this
  * origin or blob:; fonts from this origin (Noto Sans JP slices) or data:. Nothing may frame the app, and forms post
@@ -9,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "media-src 'self' data: blob:",

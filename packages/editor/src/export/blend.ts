@@ -179,8 +179,8 @@ export function drawBlended(
 
 /**
  * drawBlended through the WebAssembly kernel: each row's backdrop, source and clip base are copied into the kernel's
- * memory (the rasters live in JavaScript's), blended there, and the backdrop copied back. The pixels of a group of
- * four that is not opaque throughout come back here, drawn on the kernel's copy as the JavaScript loop draws them.
+ * memory (the rasters live in JavaScript's), blended there, and the backdrop copied back. The visible pixels that are
+ * not opaque throughout come back here, drawn on the kernel's copy as the JavaScript loop draws them.
  */
 function drawRows(
   kernel: BlendKernel,
@@ -195,9 +195,10 @@ function drawRows(
 ): void {
   const { x0, y0, x1, y1 } = area;
   const span = (x1 - x0) * 4;
-  const mem = kernel.memory(span * 3);
-  const sAt = span;
-  const kAt = base ? span * 2 : -1;
+  // 16 bytes of room after each segment: the kernel reads and writes its last group of four whole.
+  const mem = kernel.memory(span * 3 + 48);
+  const sAt = span + 16;
+  const kAt = base ? 2 * (span + 16) : -1;
   const table = tableOf(mode);
   const mix = MIX[mode];
   const full = opaqueTable(mode, opacity);

@@ -25,6 +25,7 @@ interface Layer {
   rotation: number;
   flipX: boolean;
   flipY: boolean;
+  visible: boolean;
   transform: { x: number; y: number; size: { width: number; height: number } };
 }
 const imageLayers = (page: Page) =>
@@ -266,7 +267,7 @@ describe('a turned picture on an infinite canvas', () => {
     await page.waitForURL(/\/editor\/[^/]+$/);
     await page.waitForSelector('[data-testid=canvas] canvas');
     // The only layer: a 400×100 strip, red left half and blue right half, turned a quarter: 100 wide, 400 tall.
-    await dropTurned(page, { x: 512, y: 512 }, [400, 100], null, 'strip.png');
+    const id = await dropTurned(page, { x: 512, y: 512 }, [400, 100], null, 'strip.png');
     await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
 
     const png = await exportPagePng(page);
@@ -274,6 +275,16 @@ describe('a turned picture on an infinite canvas', () => {
     // Turned a quarter clockwise the red (left) half is on top, and both ends are in the picture.
     expect(near(png.at(50, 10), [255, 0, 0], 2)).toBe(true);
     expect(near(png.at(50, 390), [0, 0, 255], 2)).toBe(true);
+
+    // A second picture far off, hidden: the PNG shows what is shown, so its region does not reach out to it.
+    await drop(page, { x: 1600, y: 1600 }, [50, 50], '#00ff00', 'far.png');
+    await expect.poll(async () => (await imageLayers(page)).length).toBe(2);
+    const far = (await imageLayers(page)).find((l) => l.id !== id)!;
+    await page.locator(`[data-layer-id="${far.id}"]`).getByTestId('toggle-visibility').click();
+    await expect.poll(async () => (await imageLayers(page)).find((l) => l.id === far.id)!.visible).toBe(false);
+    await page.evaluate(() => (window as unknown as { __koma: any }).__koma.ui.update({ selection: [] }));
+    const shown = await exportPagePng(page);
+    expect([shown.width, shown.height]).toEqual([100, 400]);
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();
   });

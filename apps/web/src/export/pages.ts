@@ -6,8 +6,10 @@ import {
   comicPrintGeometry,
   effectiveDpi,
   kindOf,
+  placedBoundsOf,
   planPage,
   shownPlan,
+  type LayerNode,
   rastersToDraw,
   safeFileName,
   type LowResolutionImage,
@@ -28,14 +30,23 @@ import { runWorker, type ProgressFn } from './worker-client.ts';
 
 export type ExportScope = 'page' | 'allPages';
 
-/** Everything on the infinite canvas, with room for speech-bubble tails, which reach outside their layer's box. */
-function regionBounds(session: EditorSession): { x: number; y: number; width: number; height: number } {
-  const b = session.contentBounds();
-  let [x0, y0, x1, y1] = [b.x, b.y, b.x + b.width, b.y + b.height];
+/**
+ * The infinite canvas's region: every layer (a layered file holds the hidden ones too), or for a flat picture only the
+ * layers it shows, so that a hidden layer far off adds no blank margin; with room for speech-bubble tails, which
+ * reach outside their layer's box.
+ */
+function regionBounds(
+  session: EditorSession,
+  shownOnly: boolean,
+): { x: number; y: number; width: number; height: number } {
   const doc = session.editor.doc;
-  for (const id of doc.layers[doc.rootId]?.children ?? []) {
-    const layer = doc.layers[id];
-    if (layer?.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;
+  const roots = (doc.layers[doc.rootId]?.children ?? [])
+    .map((id) => doc.layers[id])
+    .filter((layer): layer is LayerNode => !!layer && (!shownOnly || layer.visible));
+  const b = (shownOnly ? placedBoundsOf(roots) : null) ?? session.contentBounds();
+  let [x0, y0, x1, y1] = [b.x, b.y, b.x + b.width, b.y + b.height];
+  for (const layer of roots) {
+    if (layer.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;
     const reach = layer.data.tailLength + layer.data.backgroundBorderSize;
     const t = boxOf(layer);
     x0 = Math.min(x0, t.x - reach);
@@ -70,13 +81,13 @@ export function pagePlans(
 function plansOfEveryLayer(
   session: EditorSession,
   scope: ExportScope,
-  fullResolution: boolean,
+  flat: boolean,
   pages?: readonly number[],
 ): PagePlan[] {
   const doc = session.editor.doc;
   const base = safeFileName(session.name || 'koma');
   if (session.type !== 'COMIC') {
-    const b = regionBounds(session);
+    const b = regionBounds(session, flat);
     const area = { x: Math.floor(b.x), y: Math.floor(b.y), width: Math.ceil(b.width), height: Math.ceil(b.height) };
     return [
       planPage(doc, doc.rootId, {
@@ -87,9 +98,7 @@ function plansOfEveryLayer(
       }),
     ];
   }
-  const size = fullResolution
-    ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height }
-    : undefined;
+  const size = flat ? { width: doc.comicConfiguration.width, height: doc.comicConfiguration.height } : undefined;
   const indexes = scope === 'allPages' ? chapterPages(session, pages) : [session.ui.state.activePage];
   return indexes.map((i) =>
     planPage(doc, doc.pages[i]!.rootId, {

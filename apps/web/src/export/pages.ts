@@ -43,7 +43,8 @@ function regionBounds(
   const roots = (doc.layers[doc.rootId]?.children ?? [])
     .map((id) => doc.layers[id])
     .filter((layer): layer is LayerNode => !!layer && (!shownOnly || layer.visible));
-  const b = (shownOnly ? placedBoundsOf(roots) : null) ?? session.contentBounds();
+  // With no layer shown, the whole canvas (or its default square) rather than nothing.
+  const b = placedBoundsOf(roots) ?? session.contentBounds();
   let [x0, y0, x1, y1] = [b.x, b.y, b.x + b.width, b.y + b.height];
   for (const layer of roots) {
     if (layer.type !== 'TEXT' || layer.data.backgroundType !== 'SPEECH_BUBBLE' || !layer.data.hasTail) continue;

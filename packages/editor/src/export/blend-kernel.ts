@@ -47,23 +47,22 @@ function instantiate(): BlendKernel | null {
     const bytes = Uint8Array.from(atob(BLEND_WASM_BASE64), (c) => c.charCodeAt(0));
     // Synchronous: the module is about 1 KB, under the size engines compile synchronously on any thread.
     const module = new wasm.Module(bytes);
-    const made: BlendKernel = {
-      row: () => undefined,
-      memory: () => new Uint8ClampedArray(0),
-      soft: () => undefined,
-    };
+    // $soft calls whatever the current draw set (the kernel below exists by the time it is called).
     const instance = new wasm.Instance(module, {
       koma: { soft: (dp: number, sp: number, ka: number) => made.soft(dp, sp, ka) },
     });
     const memory = instance.exports.memory as WasmMemory;
     let view = new Uint8ClampedArray(memory.buffer);
-    made.row = instance.exports.row as BlendKernel['row'];
-    made.memory = (size) => {
-      if (memory.buffer.byteLength < size) {
-        memory.grow(Math.ceil((size - memory.buffer.byteLength) / 65536));
-        view = new Uint8ClampedArray(memory.buffer);
-      }
-      return view;
+    const made: BlendKernel = {
+      row: instance.exports.row as BlendKernel['row'],
+      memory: (size) => {
+        if (memory.buffer.byteLength < size) {
+          memory.grow(Math.ceil((size - memory.buffer.byteLength) / 65536));
+          view = new Uint8ClampedArray(memory.buffer);
+        }
+        return view;
+      },
+      soft: () => undefined,
     };
     return made;
   } catch {

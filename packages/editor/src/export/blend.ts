@@ -47,7 +47,7 @@ function mixByte(mode: Exclude<BlendMode, 'normal'>, b: number, s: number): numb
 }
 
 /** The opacity as the PSD stores it, one byte: what the opaque formula mixes by. */
-export function opacityByte(opacity: number): number {
+function opacityByte(opacity: number): number {
   return Math.min(255, Math.max(0, Math.round(opacity * 255)));
 }
 
@@ -113,7 +113,6 @@ export function drawBlended(
   // Alpha read in place (a call per pixel costs several times the loop); the word fast path reads channels by byte
   // position, so a big-endian host takes the per-pixel path throughout.
   const shift = LITTLE_ENDIAN ? 24 : 0;
-  const words = LITTLE_ENDIAN;
   const full = opaqueTable(mode, opacity);
   const table = tableOf(mode);
   const mix = MIX[mode];
@@ -123,7 +122,7 @@ export function drawBlended(
     const kRow = clip ? (y - clip.top) * kw - clip.left : 0;
     let x = x0;
     while (x < x1) {
-      if (words) {
+      if (LITTLE_ENDIAN) {
         // One pass while source, clip and backdrop are all opaque (the alpha bits of the AND of their words): the
         // body of every picture inside its panel. One read of each word a pixel; a first pass testing eight words
         // at a time before this one read the source and the clip twice.

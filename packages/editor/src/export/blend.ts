@@ -1,6 +1,6 @@
 // Blend modes for the flattened picture (issue 17): the separable modes of the PSD format, on straight alpha.
 import type { BlendMode } from '@koma/domain';
-import { LITTLE_ENDIAN, drawArea, drawOver, pixelWords, type ClipBase, type Raster } from './raster.ts';
+import { ALPHA_MASK, LITTLE_ENDIAN, drawArea, drawOver, pixelWords, type ClipBase, type Raster } from './raster.ts';
 import { blendKernel, type BlendKernel } from './blend-kernel.ts';
 
 type Mix = (b: number, s: number) => number;
@@ -13,22 +13,6 @@ const MIX: Record<Exclude<BlendMode, 'normal'>, Mix> = {
   darken: (b, s) => Math.min(b, s),
   lighten: (b, s) => Math.max(b, s),
 };
-
-/**
- * B(backdrop, source) for every pair of 8-bit channels, ×255, by mode: built once, it turns the per-channel call
- * and divisions of the common case (art over an opaque page) into one lookup.
- */
-const TABLES = new Map<Exclude<BlendMode, 'normal'>, Float64Array>();
-function tableOf(mode: Exclude<BlendMode, 'normal'>): Float64Array {
-  let table = TABLES.get(mode);
-  if (!table) {
-    const mix = MIX[mode];
-    table = new Float64Array(256 * 256);
-    for (let b = 0; b < 256; b++) for (let s = 0; s < 256; s++) table[(b << 8) | s] = mix(b / 255, s / 255) * 255;
-    TABLES.set(mode, table);
-  }
-  return table;
-}
 
 /** B(b, s) on 0..255 channels, rounded: the integer form of MIX that the opaque table and blend.wat share. */
 function mixByte(mode: Exclude<BlendMode, 'normal'>, b: number, s: number): number {
@@ -114,7 +98,6 @@ export function drawBlended(
   // position, so a big-endian host takes the per-pixel path throughout.
   const shift = LITTLE_ENDIAN ? 24 : 0;
   const full = opaqueTable(mode, opacity);
-  const table = tableOf(mode);
   const mix = MIX[mode];
   for (let y = y0; y < y1; y++) {
     const dRow = y * dst.width;
@@ -169,7 +152,7 @@ export function drawBlended(
         const di = (dRow + x) << 2;
         const si = (sRow + x) << 2;
         if (sa === 255 && ka === 255 && dst.data[di + 3] === 255) opaquePixel(dst.data, di, src.data, si, full);
-        else blendPixel(dst.data, di, src.data, si, (sa / 255) * opacity * (ka / 255), table, mix);
+        else blendPixel(dst.data, di, src.data, si, (sa / 255) * opacity * (ka / 255), mix);
       }
       x++;
     }
@@ -179,7 +162,9 @@ export function drawBlended(
 /**
  * drawBlended through the WebAssembly kernel: each row's backdrop, source and clip base are copied into the kernel's
  * memory (the rasters live in JavaScript's), blended there, and the backdrop copied back. The visible pixels that are
- * not opaque throughout come back here, drawn on the kernel's copy as the JavaScript loop draws them.
+ * not opaque throughout come back here, drawn on the kernel's copy as the JavaScript loop draws them. Only the part
+ * of each row between the source's first and last visible pixels goes through: the clear corners of a turned
+ * picture (a sixth of the bench's blended area) are neither copied nor blended.
  */
 function drawRows(
   kernel: BlendKernel,
@@ -198,27 +183,31 @@ function drawRows(
   const mem = kernel.memory(span * 3 + 48);
   const sAt = span + 16;
   const kAt = base ? 2 * (span + 16) : -1;
-  const table = tableOf(mode);
   const mix = MIX[mode];
-  const full = opaqueTable(mode, opacity);
-  kernel.soft = (dp, sp, ka) => {
-    const sa = mem[sp + 3]!;
-    if (sa === 255 && ka === 255 && mem[dp + 3] === 255) opaquePixel(mem, dp, mem, sp, full);
-    else blendPixel(mem, dp, mem, sp, (sa / 255) * opacity * (ka / 255), table, mix);
-  };
+  // The kernel blends every pixel that is opaque throughout itself: what comes back is never one (so no opaque
+  // table, whose 65536 entries a fresh worker would build for each mode and opacity).
+  kernel.soft = (dp, sp, ka) => blendPixel(mem, dp, mem, sp, (mem[sp + 3]! / 255) * opacity * (ka / 255), mix);
   const a = opacityByte(opacity);
   const modeIndex = MODE_INDEX[mode];
+  const s32 = pixelWords(src);
   for (let y = y0; y < y1; y++) {
-    const d0 = (y * dst.width + x0) * 4;
-    const s0 = ((y - top) * src.width + x0 - left) * 4;
-    mem.set(dst.data.subarray(d0, d0 + span), 0);
-    mem.set(src.data.subarray(s0, s0 + span), sAt);
+    const sRow = (y - top) * src.width - left;
+    let xa = x0;
+    while (xa < x1 && (s32[sRow + xa]! & ALPHA_MASK) === 0) xa++;
+    if (xa === x1) continue;
+    let xb = x1;
+    while ((s32[sRow + xb - 1]! & ALPHA_MASK) === 0) xb--;
+    const bytes = (xb - xa) * 4;
+    const d0 = (y * dst.width + xa) * 4;
+    const s0 = (sRow + xa) * 4;
+    mem.set(dst.data.subarray(d0, d0 + bytes), 0);
+    mem.set(src.data.subarray(s0, s0 + bytes), sAt);
     if (base) {
-      const k0 = ((y - base.top) * base.raster.width + x0 - base.left) * 4;
-      mem.set(base.raster.data.subarray(k0, k0 + span), kAt);
+      const k0 = ((y - base.top) * base.raster.width + xa - base.left) * 4;
+      mem.set(base.raster.data.subarray(k0, k0 + bytes), kAt);
     }
-    kernel.row(0, sAt, kAt, x1 - x0, modeIndex, a);
-    dst.data.set(mem.subarray(0, span), d0);
+    kernel.row(0, sAt, kAt, xb - xa, modeIndex, a);
+    dst.data.set(mem.subarray(0, bytes), d0);
   }
 }
 
@@ -230,21 +219,13 @@ function opaquePixel(d: Uint8ClampedArray, di: number, s: Uint8ClampedArray, si:
 }
 
 /** One pixel of `src` (byte index si) over `dst` (byte index di) at source alpha `as` (0..1), on straight alpha. */
-function blendPixel(
-  d: Uint8ClampedArray,
-  di: number,
-  s: Uint8ClampedArray,
-  si: number,
-  as: number,
-  table: Float64Array,
-  mix: Mix,
-): void {
+function blendPixel(d: Uint8ClampedArray, di: number, s: Uint8ClampedArray, si: number, as: number, mix: Mix): void {
   if (as === 0) return;
   if (d[di + 3] === 255) {
     // Opaque backdrop: the colour is B(backdrop, source) over the backdrop by the source's alpha.
     for (let c = 0; c < 3; c++) {
       const cb = d[di + c]!;
-      d[di + c] = Math.round(as * table[(cb << 8) | s[si + c]!]! + (1 - as) * cb);
+      d[di + c] = Math.round(as * mix(cb / 255, s[si + c]! / 255) * 255 + (1 - as) * cb);
     }
     return;
   }

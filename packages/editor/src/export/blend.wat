@@ -13,17 +13,18 @@
   ;; n pixels of backdrop at d, source at s and clip base at k (k < 0: none, alpha 255 throughout); op is the
   ;; opacity byte, mode 0 multiply, 1 screen, 2 overlay, 3 darken, 4 lighten. Each segment is followed by 16 bytes
   ;; of room, so the last group of four is read and written whole, its lanes past n masked out (written back as
-  ;; they were read). The formula is written out in the loop, as V8 here does not inline one WebAssembly function
-  ;; into another, and a call per group costs more than the arithmetic. round(x / 255) for 0 <= x <= 65025 in a
-  ;; 16-bit lane is t = x + 128, (t + (t >> 8)) >> 8: exact, as x / 255 is never halfway.
+  ;; they were read). round(x / 255) for 0 <= x <= 65025 in a 16-bit lane is t = x + 128, (t + (t >> 8)) >> 8:
+  ;; exact, as x / 255 is never halfway. It is written (div255 x) here and written out in place by the build
+  ;; (scripts/wasm.ts), as V8 here does not inline one WebAssembly function into another, and a call per group
+  ;; costs more than the arithmetic.
   (func (export "row") (param $d i32) (param $s i32) (param $k i32) (param $n i32) (param $mode i32) (param $op i32)
-    (local $i i32) (local $o i32) (local $h i32)
+    (local $i i32) (local $o i32) (local $full i32)
     (local $a v128) (local $na v128) (local $alpha v128) (local $zero v128) (local $c128 v128) (local $c255 v128)
-    (local $full i32) (local $lanes v128) (local $visible v128) (local $opaque v128) (local $soft v128)
-    (local $sv v128) (local $kv v128) (local $dv v128) (local $dh v128) (local $sh v128)
-    (local $b v128) (local $c v128) (local $t v128) (local $r v128) (local $lo v128) (local $out0 v128) (local $out1 v128)
+    (local $lanes v128) (local $visible v128) (local $opaque v128) (local $soft v128)
+    (local $sv v128) (local $kv v128) (local $dv v128)
+    (local $t v128) (local $q v128) (local $rl v128) (local $rh v128) (local $low v128) (local $nb v128) (local $nc v128)
     (local.set $a (i16x8.splat (local.get $op)))
-    (local.set $na (i16x8.splat (i32.sub (i32.const 255) (local.get $op))))
+    (local.set $na (i8x16.splat (i32.sub (i32.const 255) (local.get $op))))
     (local.set $alpha (v128.const i32x4 0xff000000 0xff000000 0xff000000 0xff000000))
     (local.set $zero (v128.const i32x4 0 0 0 0))
     (local.set $c128 (v128.const i16x8 128 128 128 128 128 128 128 128))
@@ -72,70 +73,75 @@
             (local.set $soft (v128.andnot (local.get $visible) (local.get $opaque)))))
         (if (v128.any_true (local.get $opaque))
           (then
-            ;; Two pixels (eight 16-bit lanes) at a time, low half then high half, then one store of the
-            ;; lanes whose source, clip and backdrop are all opaque.
-            (local.set $dh (local.get $dv))
-            (local.set $sh (local.get $sv))
-            (local.set $h (i32.const 0))
-            (loop $halves
-              (local.set $b (i16x8.extend_low_i8x16_u (local.get $dh)))
-              (local.set $c (i16x8.extend_low_i8x16_u (local.get $sh)))
-              ;; r = B(b, c) rounded.
-              (if (i32.le_u (local.get $mode) (i32.const 1))
-                (then
-                  (local.set $t (i16x8.add (i16x8.mul (local.get $b) (local.get $c)) (local.get $c128)))
-                  (local.set $r
-                    (i16x8.shr_u (i16x8.add (local.get $t) (i16x8.shr_u (local.get $t) (i32.const 8))) (i32.const 8)))
-                  (if (local.get $mode)
-                    (then
-                      (local.set $r
-                        (i16x8.sub (i16x8.add (local.get $b) (local.get $c)) (local.get $r)))))))
-              (if (i32.eq (local.get $mode) (i32.const 2))
-                (then
-                  ;; b <= 127: 2bc; else 1 − 2(1 − b)(1 − c). Each side wraps where it is not chosen.
-                  (local.set $t
-                    (i16x8.add
-                      (i16x8.mul (i16x8.shl (local.get $b) (i32.const 1)) (local.get $c))
-                      (local.get $c128)))
-                  (local.set $lo
-                    (i16x8.shr_u (i16x8.add (local.get $t) (i16x8.shr_u (local.get $t) (i32.const 8))) (i32.const 8)))
-                  (local.set $t
-                    (i16x8.add
-                      (i16x8.mul
-                        (i16x8.shl (i16x8.sub (local.get $c255) (local.get $b)) (i32.const 1))
-                        (i16x8.sub (local.get $c255) (local.get $c)))
-                      (local.get $c128)))
-                  (local.set $r
+            ;; r = B(b, c) rounded, for the low two pixels (eight 16-bit lanes) and the high two. Products of bytes
+            ;; come straight from the byte vectors (extmul); darken and lighten need none.
+            (block $mixed
+              (block $lighten
+                (block $darken
+                  (block $overlay
+                    (block $screen
+                      (block $multiply
+                        (br_table $multiply $screen $overlay $darken $lighten (local.get $mode)))
+                      (local.set $rl (div255 (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $sv))))
+                      (local.set $rh (div255 (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $sv))))
+                      (br $mixed))
+                    ;; b + c − bc/255.
+                    (local.set $rl
+                      (i16x8.sub
+                        (i16x8.add (i16x8.extend_low_i8x16_u (local.get $dv)) (i16x8.extend_low_i8x16_u (local.get $sv)))
+                        (div255 (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $sv)))))
+                    (local.set $rh
+                      (i16x8.sub
+                        (i16x8.add (i16x8.extend_high_i8x16_u (local.get $dv)) (i16x8.extend_high_i8x16_u (local.get $sv)))
+                        (div255 (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $sv)))))
+                    (br $mixed))
+                  ;; b <= 127: 2bc; else 1 − 2(1 − b)(1 − c), where 1 − x is the byte's complement. Each side wraps
+                  ;; where it is not chosen.
+                  (local.set $low (i8x16.le_u (local.get $dv) (v128.const i8x16 127 127 127 127 127 127 127 127 127 127 127 127 127 127 127 127)))
+                  (local.set $nb (v128.not (local.get $dv)))
+                  (local.set $nc (v128.not (local.get $sv)))
+                  (local.set $rl
                     (v128.bitselect
-                      (local.get $lo)
+                      (div255
+                        (i16x8.shl (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $sv)) (i32.const 1)))
                       (i16x8.sub
                         (local.get $c255)
-                        (i16x8.shr_u
-                          (i16x8.add (local.get $t) (i16x8.shr_u (local.get $t) (i32.const 8)))
-                          (i32.const 8)))
-                      (i16x8.le_u (local.get $b) (v128.const i16x8 127 127 127 127 127 127 127 127))))))
-              (if (i32.eq (local.get $mode) (i32.const 3))
-                (then (local.set $r (i16x8.min_u (local.get $b) (local.get $c)))))
-              (if (i32.eq (local.get $mode) (i32.const 4))
-                (then (local.set $r (i16x8.max_u (local.get $b) (local.get $c)))))
-              ;; round((r·a + b·(255 − a)) / 255); the low half's result moves to $out1 when the high half's comes.
-              (local.set $t
-                (i16x8.add
-                  (i16x8.add (i16x8.mul (local.get $r) (local.get $a)) (i16x8.mul (local.get $b) (local.get $na)))
-                  (local.get $c128)))
-              (local.set $out1 (local.get $out0))
-              (local.set $out0
-                (i16x8.shr_u (i16x8.add (local.get $t) (i16x8.shr_u (local.get $t) (i32.const 8))) (i32.const 8)))
-              ;; The high half, moved down.
-              (local.set $dh (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $dh) (local.get $dh)))
-              (local.set $sh (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $sh) (local.get $sh)))
-              (local.set $h (i32.add (local.get $h) (i32.const 1)))
-              (br_if $halves (i32.lt_u (local.get $h) (i32.const 2))))
-            ;; The backdrop's alpha (255) kept; every other lane as it was.
+                        (div255
+                          (i16x8.shl (i16x8.extmul_low_i8x16_u (local.get $nb) (local.get $nc)) (i32.const 1))))
+                      (i16x8.extend_low_i8x16_s (local.get $low))))
+                  (local.set $rh
+                    (v128.bitselect
+                      (div255
+                        (i16x8.shl (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $sv)) (i32.const 1)))
+                      (i16x8.sub
+                        (local.get $c255)
+                        (div255
+                          (i16x8.shl (i16x8.extmul_high_i8x16_u (local.get $nb) (local.get $nc)) (i32.const 1))))
+                      (i16x8.extend_high_i8x16_s (local.get $low))))
+                  (br $mixed))
+                (local.set $t (i8x16.min_u (local.get $dv) (local.get $sv)))
+                (local.set $rl (i16x8.extend_low_i8x16_u (local.get $t)))
+                (local.set $rh (i16x8.extend_high_i8x16_u (local.get $t)))
+                (br $mixed))
+              (local.set $t (i8x16.max_u (local.get $dv) (local.get $sv)))
+              (local.set $rl (i16x8.extend_low_i8x16_u (local.get $t)))
+              (local.set $rh (i16x8.extend_high_i8x16_u (local.get $t))))
+            ;; round((r·a + b·(255 − a)) / 255), then one store of the lanes whose source, clip and backdrop are all
+            ;; opaque, the backdrop's alpha (255) kept.
             (v128.store align=1
               (i32.add (local.get $d) (local.get $o))
               (v128.bitselect
-                (v128.or (i8x16.narrow_i16x8_u (local.get $out1) (local.get $out0)) (local.get $alpha))
+                (v128.or
+                  (i8x16.narrow_i16x8_u
+                    (div255
+                      (i16x8.add
+                        (i16x8.mul (local.get $rl) (local.get $a))
+                        (i16x8.extmul_low_i8x16_u (local.get $dv) (local.get $na))))
+                    (div255
+                      (i16x8.add
+                        (i16x8.mul (local.get $rh) (local.get $a))
+                        (i16x8.extmul_high_i8x16_u (local.get $dv) (local.get $na)))))
+                  (local.get $alpha))
                 (local.get $dv)
                 (local.get $opaque)))))
         ;; Visible but not opaque throughout (an edge of soft alpha, a clear backdrop): to JavaScript.

@@ -22,7 +22,7 @@ export type Rgba = readonly [number, number, number, number];
 /** Whether a word view of pixel bytes reads red in its low byte (every browser and Node target we know of). */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** The alpha byte's bits in a pixel read as one word. */
-const ALPHA_MASK = LITTLE_ENDIAN ? 0xff << 24 : 0xff;
+export const ALPHA_MASK = LITTLE_ENDIAN ? 0xff << 24 : 0xff;
 
 export function createRaster(width: number, height: number, fill?: Rgba): Raster {
   const raster = { width, height, data: new Uint8ClampedArray(Math.max(0, width * height * 4)) };

@@ -4,7 +4,7 @@ import { drawBlended, opaqueTable } from '../../src/export/blend.ts';
 import { blendKernel, useBlendKernel } from '../../src/export/blend-kernel.ts';
 import { BLEND_WASM_BASE64 } from '../../src/export/blend-wasm.ts';
 import { createRaster, type ClipBase, type Raster } from '../../src/export/raster.ts';
-import { blendKernelModule, compileBlendKernel } from '../../scripts/wasm.ts';
+import { blendKernelModule, compileBlendKernel, expandDiv255 } from '../../scripts/wasm.ts';
 
 type Mode = Exclude<BlendMode, 'normal'>;
 const MODES: Mode[] = ['multiply', 'screen', 'overlay', 'darken', 'lighten'];
@@ -61,6 +61,16 @@ describe('the blend kernel', () => {
     const { readFile } = await import('node:fs/promises');
     const file = await readFile(new URL('../../src/export/blend-wasm.ts', import.meta.url), 'utf8');
     expect(file).toBe(blendKernelModule(bytes));
+  });
+
+  it('writes (div255 x) out in place, an inner one before the outer, and drops comments that name it', () => {
+    const div = (x: string) =>
+      `(i16x8.shr_u (i16x8.add (local.tee $q (i16x8.add ${x} (local.get $c128)))` +
+      ` (i16x8.shr_u (local.get $q) (i32.const 8))) (i32.const 8))`;
+    expect(
+      expandDiv255(';; (div255 x) rounds\n(local.set $r (div255 (i16x8.add (div255 (local.get $a)) (local.get $b))))'),
+    ).toBe(`\n(local.set $r ${div(`(i16x8.add ${div('(local.get $a)')} (local.get $b))`)})`);
+    expect(() => expandDiv255('(div255 (local.get $a)')).toThrow(/unbalanced/);
   });
 
   it('has an opaque table that is the spec formula rounded, at the opacity byte the PSD stores', () => {

@@ -315,7 +315,7 @@ describe('a turned picture at the edge of the view', () => {
 });
 
 describe('a turned picture being worked on', () => {
-  it('is veiled where it shows, not over its upright box', async () => {
+  it('is veiled where it shows, not over its upright box, and its progress box turns with it', async () => {
     const { context, page, problems, id } = await comicWithTurnedStrip('turned-veil');
     await page.evaluate((layer) => {
       const s = (window as unknown as { __koma: any }).__koma;
@@ -331,6 +331,17 @@ describe('a turned picture being worked on', () => {
     await expect.poll(async () => (await shown(850, 1000))[0]! < 230, { timeout: 10_000 }).toBe(true);
     expect(near(await shown(850, 1000), [196, 4, 4], 12)).toBe(true);
     expect(near(await shown(600, 1200), [255, 255, 255], 2)).toBe(true);
+    // Its progress box turns with it: over the strip's 60×1000 on the page, not its upright 1000×60.
+    const box = (await page.getByTestId('processing').boundingBox())!;
+    const [from, to] = [await toScreen(page, 820, 700), await toScreen(page, 880, 1700)];
+    for (const [got, want] of [
+      [box.x, from.x],
+      [box.y, from.y],
+      [box.x + box.width, to.x],
+      [box.y + box.height, to.y],
+    ] as const) {
+      expect(Math.abs(got - want)).toBeLessThan(1.5);
+    }
     await screenshot(page, 'turned-strip-processing');
     expect(realErrors(problems.errors)).toEqual([]);
     await context.close();

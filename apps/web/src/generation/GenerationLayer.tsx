@@ -9,6 +9,7 @@ import { creditTotal, useSession } from '../session/context.ts';
 import { GenerationController } from './controller.ts';
 import { useDialog } from './hooks.ts';
 import { secondsLeft } from './processing.ts';
+import { processingBox } from './processing-box.ts';
 import { BuiltinBadges, SelectedFaces } from './CanvasOverlays.tsx';
 import { ResultsTray } from './ResultsTray.tsx';
 import './i18n.ts';
@@ -75,13 +76,15 @@ function ProcessingBoxes({ session }: { session: EditorSession }) {
       {Object.entries(processing).map(([id, state]) => {
         const node = doc.layers[id];
         if (!node) return null;
-        const t0 = node.transform;
+        const box = processingBox(node, view);
         const style = {
-          left: t0.x * view.zoom + view.x,
-          top: t0.y * view.zoom + view.y,
-          width: t0.size.width * view.zoom,
-          height: t0.size.height * view.zoom,
+          left: box.left,
+          top: box.top,
+          width: box.width,
+          height: box.height,
+          ...(box.rotation ? { transform: `rotate(${box.rotation}deg)` } : {}),
         };
+        const mirror = box.flipX || box.flipY ? `scale(${box.flipX ? -1 : 1}, ${box.flipY ? -1 : 1})` : undefined;
         const percent = Math.round((state.progress ?? 0) * 100);
         const left = secondsLeft(state, now);
         const label =
@@ -102,9 +105,20 @@ function ProcessingBoxes({ session }: { session: EditorSession }) {
             data-queue-position={state.queuePosition ?? ''}
           >
             {state.previewUrl && (
-              <img className="gen-overlay__preview" src={state.previewUrl} alt="" data-testid="processing-preview" />
+              <img
+                className="gen-overlay__preview"
+                src={state.previewUrl}
+                alt=""
+                style={mirror ? { transform: mirror } : undefined}
+                data-testid="processing-preview"
+              />
             )}
-            <div className="gen-overlay__label" role="status">
+            {/* Upright on screen whatever the layer's turn: it is read, not part of the picture. */}
+            <div
+              className="gen-overlay__label"
+              role="status"
+              style={box.rotation ? { transform: `translate(-50%, -50%) rotate(${-box.rotation}deg)` } : undefined}
+            >
               {label}
               {state.status === 'IN_PROGRESS' && left !== null && left > 0 && (
                 <>

@@ -209,16 +209,18 @@ if (child) {
   const adjusted = fixture(true);
   const turned = fixture(false, true);
   const bareTurnedDoc = await bareDocument(turned.plan, turned.rasters);
+  // Each target's two sides next to each other in a round (the rotation below keeps them adjacent in all but one
+  // round in eleven), so that a round's own ratio compares measurements a second apart.
   const variants = {
     ours: () => ours(plan, rasters),
-    oursAdjusted: () => ours(adjusted.plan, adjusted.rasters),
     bare: () => bare(bareDoc),
     oursTurned: () => ours(turned.plan, turned.rasters),
-    oursTurnedComic: () => ours(turned.plan, turned.rasters, comicPool),
-    oursTurnedWarm: () => ours(turned.plan, turned.rasters, workerPool),
-    oursTurnedJs: () => withoutKernel(() => ours(turned.plan, turned.rasters)),
     bareTurned: () => bare(bareTurnedDoc),
+    oursTurnedWarm: () => ours(turned.plan, turned.rasters, workerPool),
+    oursTurnedComic: () => ours(turned.plan, turned.rasters, comicPool),
+    oursTurnedJs: () => withoutKernel(() => ours(turned.plan, turned.rasters)),
     barePixels: () => bare(pixelsDoc),
+    oursAdjusted: () => ours(adjusted.plan, adjusted.rasters),
     oursPng: () => oursPng(plan, rasters),
     oursJpegJs: () => oursJpegJs(plan, rasters),
   };

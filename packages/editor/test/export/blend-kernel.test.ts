@@ -98,6 +98,8 @@ describe('the blend kernel', () => {
       levels(() => 255, 37),
       levels((_b, s) => (s % 3 === 0 ? 255 : s % 3 === 1 ? 0 : 128), 37),
       levels((b) => (b % 5 === 0 ? 0 : 255), 37),
+      // Clear at both ends of each row by a different run, as a turned picture's corners: rows trimmed to what shows.
+      levels((b, s) => (s < b % 7 || s > 255 - (b % 5) ? 0 : s === b % 7 ? 128 : 255), 37),
     ];
     const backdrops = [levels(() => 255), levels((b, s) => ((b + s) % 7 === 0 ? 90 : (b + s) % 7 === 1 ? 0 : 255))];
     const clip = levels((b, s) => [255, 255, 255, 0, 64][(b * 3 + s) % 5]!);

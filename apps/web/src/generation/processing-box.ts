@@ -1,6 +1,7 @@
 // Where a layer's live generation progress sits over the canvas: on the layer as it is placed, so a turned or
 // flipped picture being regenerated shows its progress and preview where the picture is, not on its upright box.
 import { TURNING_KINDS, type LayerNode } from '@koma/editor';
+import { toScreen } from './faces/face-boxes.ts';
 
 export interface ProcessingBox {
   /** The layer's box in screen pixels, before its turn. */
@@ -19,10 +20,7 @@ export function processingBox(node: LayerNode, view: { x: number; y: number; zoo
   const t = node.transform;
   const turns = TURNING_KINDS.has(node.type);
   return {
-    left: t.x * view.zoom + view.x,
-    top: t.y * view.zoom + view.y,
-    width: t.size.width * view.zoom,
-    height: t.size.height * view.zoom,
+    ...toScreen({ x: t.x, y: t.y, ...t.size }, view),
     rotation: turns ? (node.rotation ?? 0) : 0,
     flipX: turns && !!node.flipX,
     flipY: turns && !!node.flipY,

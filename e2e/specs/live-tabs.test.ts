@@ -83,6 +83,12 @@ describe('live tabs', () => {
   it('B saves, A shows the change within 2 s without a reload, and says saved', async () => {
     const { a, b, contexts, errors } = await twoDevices('live-load');
     const view = await a.evaluate(() => (window as unknown as Koma).__koma.view());
+    // Every status A shows from here on: taking in B's version is not an edit of A's, so A must not save it again.
+    await a.evaluate(() => {
+      const w = window as unknown as Koma & { statuses: string[] };
+      w.statuses = [];
+      w.__koma.autosave.onStatus((s: string) => w.statuses.push(s));
+    });
     await b.getByTestId('add-text').click();
     await b.keyboard.press('Escape');
     const expected = await layers(b);
@@ -93,6 +99,15 @@ describe('live tabs', () => {
     // Shown, not only held: the layer list lists it.
     await expect.poll(() => a.getByTestId('layer-row').count()).toBe(expected.length);
     expect(await status(a)).toBe('saved');
+    const revision = () =>
+      a.evaluate(async () => {
+        const record = await (await fetch(`/api/workspace/${location.pathname.split('/').pop()!}`)).json();
+        return record.revision as number;
+      });
+    const revisionAfterB = await revision();
+    await a.waitForTimeout(1_000);
+    expect(await revision()).toBe(revisionAfterB);
+    expect(await a.evaluate(() => (window as unknown as { statuses: string[] }).statuses)).toEqual([]);
     // Loaded in place: the view did not move.
     expect(await a.evaluate(() => (window as unknown as Koma).__koma.view())).toEqual(view);
     await screenshot(a, 'live-tabs-a-after-b-saved');

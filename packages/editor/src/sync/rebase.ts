@@ -191,13 +191,17 @@ function followPage(ours: DocState, pages: readonly PageState[]): number {
   return Math.max(0, Math.min(ours.lastPage, pages.length - 1));
 }
 
-/** Equal apart from where each tab is looking (views and open page are saved but are nobody's edit). */
+/**
+ * Equal apart from where each tab is looking and what it was told of thumbnails: views and the open page are saved
+ * but are nobody's edit, and a page's thumbnail address is the server's, learned from a save's reply and kept by the
+ * server beside the document (a save from elsewhere carries none).
+ */
 function sameEdits(a: DocState, b: DocState): boolean {
   const strip = (doc: DocState) => ({
     ...doc,
     lastPage: 0,
     viewTransform: null,
-    pages: doc.pages.map((p) => ({ ...p, viewTransform: null })),
+    pages: doc.pages.map((p) => ({ ...p, viewTransform: null, thumbnailUrl: null })),
   });
   return sameValue(strip(a), strip(b));
 }

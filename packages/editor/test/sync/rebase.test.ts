@@ -41,6 +41,20 @@ describe('rebase', () => {
     expect(result.ok && result.pending).toBe(false);
   });
 
+  // A tab learns its pages' thumbnail addresses from its own save's reply, and the server keeps them beside the
+  // document, not in it: another device's save carries none. That is nobody's edit, so it must not make this tab
+  // save their version again (each save elsewhere cost a second revision and flashed "Saving…" here).
+  it('is not pending when only the thumbnail address this tab learned differs', () => {
+    const { base, ours, theirs, a } = twoTabs();
+    ours.setPageThumbnails(['/api/images/ours']);
+    ok(theirs.execute(cmd.moveLayers, { ids: [a], dx: 40, dy: 0 }));
+    const result = cmd.rebase(base, ours.doc, theirs.doc);
+    const doc = merged(result);
+    expect(doc.layers[a]!.transform.x).toBe(50);
+    expect(doc.pages[0]!.thumbnailUrl).toBe('/api/images/ours');
+    expect(result.ok && result.pending).toBe(false);
+  });
+
   it('keeps both edits when they touch different layers', () => {
     const { base, ours, theirs, a, b } = twoTabs();
     ok(ours.execute(cmd.moveLayers, { ids: [a], dx: 5, dy: 0 }));

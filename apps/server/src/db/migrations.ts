@@ -214,6 +214,15 @@ const migrations: Record<string, Migration> = {
         chain_bytes = (select coalesce(sum(length(data)), 0) from workspace_revisions where ${after})`.execute(db);
     },
   },
+  '0008_job_claim_key': {
+    // The run token that claimed a job, written by the claiming update itself. Before, a worker recorded its claim
+    // in the token only after the database had it, and one killed between the two left its job IN_PROGRESS for
+    // good (seen in the scale-out test under load).
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('jobs').addColumn('claim_key', 'text').execute();
+      await db.schema.createIndex('jobs_claim_key').on('jobs').column('claim_key').execute();
+    },
+  },
 };
 
 /** The server's migrations, for Kysely's Migrator. */

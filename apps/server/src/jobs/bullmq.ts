@@ -1,13 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobDeps } from './deps.ts';
 import type { JobBus } from './events.ts';
 import type { LanePool } from './runner.ts';
 import { recoverJob } from './recovery.ts';
+import { jobClaimedBy } from './repository.ts';
 
-/** What a run token carries: the job it was added for and, once taken, the row its worker claimed. */
+/**
+ * What a run token carries: the job it was added for and, once a worker takes it, the key that worker's claim
+ * writes on the row. `claimed` is what tokens of earlier versions recorded after claiming (still honoured, for
+ * tokens left in Redis across an upgrade).
+ */
 interface TokenData {
   jobId: string;
+  claimKey?: string;
   claimed?: { id: string; attempt: number };
 }
 
@@ -66,11 +73,17 @@ export function startBullWorkers(
           async (token) => {
             // A token seen again after its worker died (BullMQ stalled detection) recovers the row it had
             // claimed: re-queued once, or failed and refunded; then it claims the oldest queued row as usual.
-            const claimed = token.data.claimed;
+            // The key goes into the token before the claim and onto the row with it, so there is no moment when
+            // the database says a row is running and no token knows which.
+            const { claimKey, claimed } = token.data;
             if (claimed) await recoverJob(recovery.deps, recovery.bus, claimed.id, claimed.attempt);
-            await pool.runOne(lane, async (row) => {
-              await token.updateData({ ...token.data, claimed: { id: row.id, attempt: Number(row.attempts) } });
-            });
+            if (claimKey) {
+              const held = await jobClaimedBy(recovery.deps.db, claimKey);
+              if (held) await recoverJob(recovery.deps, recovery.bus, held.id, Number(held.attempts));
+            }
+            const key = randomUUID();
+            await token.updateData({ jobId: token.data.jobId, claimKey: key });
+            await pool.runOne(lane, key);
           },
           {
             connection: new Redis(url, { maxRetriesPerRequest: null }),

@@ -122,6 +122,7 @@ export async function insertJobWithCharge(
       output: null,
       error: null,
       attempts: 0,
+      claim_key: null,
       client: job.client ?? null,
       created_at: now.toISOString(),
       started_at: null,
@@ -142,7 +143,12 @@ export async function getJob(db: Database, id: string): Promise<JobRow | undefin
  * Claims the oldest queued job of a lane for running: IN_QUEUE → IN_PROGRESS, attempts + 1. Safe with several
  * processes claiming at once (the update re-checks the status; a lost race tries the next row).
  */
-export async function claimNext(db: Database, lane: string, now: Date): Promise<JobRow | undefined> {
+export async function claimNext(
+  db: Database,
+  lane: string,
+  now: Date,
+  claimKey: string | null = null,
+): Promise<JobRow | undefined> {
   for (let tries = 0; tries < 20; tries++) {
     const next = await db
       .selectFrom('jobs')
@@ -155,7 +161,12 @@ export async function claimNext(db: Database, lane: string, now: Date): Promise<
     if (!next) return undefined;
     const claimed = await db
       .updateTable('jobs')
-      .set((eb) => ({ status: 'IN_PROGRESS', attempts: eb('attempts', '+', 1), started_at: now.toISOString() }))
+      .set((eb) => ({
+        status: 'IN_PROGRESS',
+        attempts: eb('attempts', '+', 1),
+        started_at: now.toISOString(),
+        claim_key: claimKey,
+      }))
       .where('id', '=', next.id)
       .where('status', '=', 'IN_QUEUE')
       .returningAll()
@@ -163,6 +174,16 @@ export async function claimNext(db: Database, lane: string, now: Date): Promise<
     if (claimed) return claimed;
   }
   return undefined;
+}
+
+/** The running job a run token claimed, if any (the token came back from a worker that died). */
+export async function jobClaimedBy(db: Database, claimKey: string): Promise<JobRow | undefined> {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('claim_key', '=', claimKey)
+    .where('status', '=', 'IN_PROGRESS')
+    .executeTakeFirst();
 }
 
 /** IN_PROGRESS → COMPLETED for the attempt that ran; false when the job was cancelled or failed meanwhile. */

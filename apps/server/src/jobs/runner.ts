@@ -7,6 +7,7 @@ import type { JobDeps } from './deps.ts';
 import type { JobBus } from './events.ts';
 import { runJob } from './kinds/pipeline.ts';
 import { claimNext, completeJob, failJob, type JobRow } from './repository.ts';
+import { failpoint } from './failpoints.ts';
 import type { JobFailure } from './types.ts';
 
 /** Previews are sent as small JPEG data URLs; larger ones are shrunk first. */
@@ -175,14 +176,14 @@ export class LanePool {
   }
 
   /**
-   * Claims and runs at most one queued job of the lane (BullMQ workers call this per token). `onClaim` hears
-   * which row was claimed before it runs (the token remembers it, in case this process dies).
+   * Claims and runs at most one queued job of the lane (BullMQ workers call this per token). `claimKey` is written
+   * on the row by the claiming update, so the token that carries it can find the row again if this process dies.
    */
-  async runOne(lane: string, onClaim?: (row: JobRow) => Promise<void>): Promise<void> {
+  async runOne(lane: string, claimKey: string): Promise<void> {
     if (this.closed) return;
-    const row = await claimNext(this.deps.db, lane, this.deps.now());
+    const row = await claimNext(this.deps.db, lane, this.deps.now(), claimKey);
     if (!row) return;
-    await onClaim?.(row);
+    failpoint('kill-after-claim');
     await this.start(row);
   }
 

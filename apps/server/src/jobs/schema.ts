@@ -27,6 +27,11 @@ export interface JobsTable {
   client: string | null;
   /** Times the job was started (a restart re-queues an IN_PROGRESS job once). */
   attempts: number;
+  /**
+   * Which BullMQ run token claimed the job (migration 0008): written in the same update that claims it, so a
+   * token coming back from a dead worker finds the job it held even when the worker died right after claiming.
+   */
+  claim_key: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

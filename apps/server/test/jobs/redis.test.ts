@@ -204,4 +204,44 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
     expect(ledger.map((l) => l.kind)).toEqual(['charge']);
     expect(await user.balance()).toBe(94);
   }, 90_000);
+
+  // The scale-out test once left a job IN_PROGRESS for good after killing a worker: the worker recorded which row
+  // its token had claimed only after the database had the claim, and died between the two.
+  test('a worker killed right after its claim: the job is still re-queued, completed and charged once', async () => {
+    await Promise.all(workers.map(stopWorker));
+    const fast = { ...env, JOB_LOCK_MS: '2000', JOB_STALLED_CHECK_MS: '1000' };
+    const doomed = startWorker({ ...fast, KOMA_FAILPOINTS: 'kill-after-claim' });
+    await doomed.ready;
+    const died = new Promise((r) => doomed.child.once('exit', (_code, signal) => r(signal)));
+    const user = await User.signUp(server);
+    const body = { model: 'aamxl', prompt: 'a short hop', width: 512, height: 512, steps: 4, num_images: 1 };
+    const stream = await user.open('POST', '/api/diffusion/txt2img', body);
+    const jobId = String((await stream.until((e) => e.status === 'IN_QUEUE')).job_id);
+    expect(await died).toBe('SIGKILL');
+    const claimed = await server.koma.database.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts'])
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(claimed).toEqual({ status: 'IN_PROGRESS', attempts: 1 });
+
+    const rescuer = startWorker(fast);
+    workers.push(rescuer);
+    await rescuer.ready;
+    const events = await stream.all();
+    expect(last(events)?.status).toBe('COMPLETED');
+    expect(rescuer.claimed).toEqual([jobId]);
+    const row = await server.koma.database.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts'])
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'COMPLETED', attempts: 2 });
+    const ledger = await server.koma.database.db
+      .selectFrom('credit_ledger')
+      .select(['kind'])
+      .where('ref', '=', jobId)
+      .execute();
+    expect(ledger.map((l) => l.kind)).toEqual(['charge']);
+  }, 90_000);
 });

@@ -190,18 +190,7 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
       events.some((e) => e.status === 'IN_PROGRESS' && (e.logs as string[]).includes('Restarted (attempt 2)')),
     ).toBe(true);
     expect(rescuer.claimed).toEqual([jobId]);
-    const row = await server.koma.database.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('id', '=', jobId)
-      .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'COMPLETED', attempts: 2 });
-    const ledger = await server.koma.database.db
-      .selectFrom('credit_ledger')
-      .select(['kind'])
-      .where('ref', '=', jobId)
-      .execute();
-    expect(ledger.map((l) => l.kind)).toEqual(['charge']);
+    await expectRunTwiceChargedOnce(jobId);
     expect(await user.balance()).toBe(94);
   }, 90_000);
 
@@ -218,12 +207,7 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
     const stream = await user.open('POST', '/api/diffusion/txt2img', body);
     const jobId = String((await stream.until((e) => e.status === 'IN_QUEUE')).job_id);
     expect(await died).toBe('SIGKILL');
-    const claimed = await server.koma.database.db
-      .selectFrom('jobs')
-      .select(['status', 'attempts'])
-      .where('id', '=', jobId)
-      .executeTakeFirstOrThrow();
-    expect(claimed).toEqual({ status: 'IN_PROGRESS', attempts: 1 });
+    expect(await jobState(jobId)).toEqual({ status: 'IN_PROGRESS', attempts: 1 });
 
     const rescuer = startWorker(fast);
     workers.push(rescuer);
@@ -231,17 +215,25 @@ describe.skipIf(!reachable)('BullMQ on Redis with two worker processes', () => {
     const events = await stream.all();
     expect(last(events)?.status).toBe('COMPLETED');
     expect(rescuer.claimed).toEqual([jobId]);
-    const row = await server.koma.database.db
+    await expectRunTwiceChargedOnce(jobId);
+  }, 90_000);
+
+  function jobState(jobId: string) {
+    return server.koma.database.db
       .selectFrom('jobs')
       .select(['status', 'attempts'])
       .where('id', '=', jobId)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: 'COMPLETED', attempts: 2 });
+  }
+
+  /** A job rescued from a dead worker: completed on its second attempt, charged once and never refunded. */
+  async function expectRunTwiceChargedOnce(jobId: string): Promise<void> {
+    expect(await jobState(jobId)).toEqual({ status: 'COMPLETED', attempts: 2 });
     const ledger = await server.koma.database.db
       .selectFrom('credit_ledger')
       .select(['kind'])
       .where('ref', '=', jobId)
       .execute();
     expect(ledger.map((l) => l.kind)).toEqual(['charge']);
-  }, 90_000);
+  }
 });

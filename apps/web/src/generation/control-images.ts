@@ -1,6 +1,6 @@
 // Control images for `v`: the pose skeleton and the sketch strokes drawn for the controlnets.
 import { OPENPOSE_COLORS, OPENPOSE_LIMBS } from '@koma/domain';
-import { boxOf, placementOf, type LayerNode } from '@koma/editor';
+import { boxOf, placementOf, poseRowsAsShown, type LayerNode } from '@koma/editor';
 
 /**
  * The pose skeleton as the openpose controlnet expects it: 18 keypoints, 4 px limbs, 8 px dots, on black. Drawn as
@@ -17,8 +17,8 @@ export function renderPose(node: LayerNode<'POSE'>, region = boxOf(node)): strin
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   const [ma, mb, mc, md, me, mf] = placementOf(node).matrix;
   ctx.setTransform(ma, mb, mc, md, me - region.x, mf - region.y);
-  const { candidate, subset } = node.data.body;
-  for (const row of subset) {
+  const { candidate } = node.data.body;
+  for (const row of poseRowsAsShown(node)) {
     OPENPOSE_LIMBS.forEach(([a, b], i) => {
       const ia = row[a] ?? -1;
       const ib = row[b] ?? -1;

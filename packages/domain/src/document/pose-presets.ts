@@ -63,6 +63,17 @@ export const OPENPOSE_COLORS: readonly string[] = [
   '#ff0055',
 ];
 
+/**
+ * Each keypoint's mirror image: right and left trade places, the nose and neck stay. OpenPose colours a limb by the
+ * side of the body it belongs to, and a detector looking at a mirrored figure sees its left arm as the right one.
+ */
+export const OPENPOSE_MIRROR: readonly number[] = [0, 1, 5, 6, 7, 2, 3, 4, 11, 12, 13, 8, 9, 10, 15, 14, 17, 16];
+
+/** A subset row with its keypoints traded for their mirror images (score and part count kept). */
+export function mirroredPoseRow(row: readonly number[]): number[] {
+  return row.map((index, j) => (j < OPENPOSE_MIRROR.length ? (row[OPENPOSE_MIRROR[j]!] ?? -1) : index));
+}
+
 /** Builds an OpenPose body from 18 points (fractions of the layer size); null marks a missing joint. */
 export function bodyFromPoints(points: readonly ([number, number] | null)[]): PoseBody {
   const candidate: PoseCandidate[] = [];

@@ -3,6 +3,7 @@ export * from './registry.ts';
 export * from './lookup.ts';
 export * from './geometry.ts';
 export * from './placement.ts';
+export { poseRowsAsShown } from './pose-rows.ts';
 export { tailTip } from './text.ts';
 export { jointAt } from './pose.ts';
 export { vertexAt, edgeAt } from './panel-geometry.ts';

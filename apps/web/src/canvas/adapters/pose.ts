@@ -1,5 +1,6 @@
 import Konva from 'konva';
 import { OPENPOSE_COLORS, OPENPOSE_LIMBS, POSE_DOT_RADIUS, POSE_LINE_WIDTH } from '@koma/domain';
+import { poseRowsAsShown } from '@koma/editor';
 import { defineAdapter } from './types.ts';
 
 /** OpenPose skeleton: 4 px limbs and 8 px joints in OpenPose's colours; coordinates are fractions of the box. */
@@ -8,7 +9,8 @@ export const poseAdapter = defineAdapter({
   build(group, layer) {
     const { width, height } = layer.transform.size;
     const body = layer.data.body;
-    const row = body.subset[0];
+    // Drawn unmirrored in the layer's box; the group mirrors it, so the rows are taken as the figure will be seen.
+    const row = poseRowsAsShown(layer)[0];
     if (!row) return;
     const at = (joint: number): [number, number] | null => {
       const index = row[joint];

@@ -1,0 +1,14 @@
+import { mirroredPoseRow } from '@koma/domain';
+import type { LayerNode } from '../store/state.ts';
+import { placementOf } from './placement.ts';
+
+/**
+ * The pose's subset rows as the figure is seen on the canvas: a pose mirrored by its placement (one flip; two flips
+ * are a half turn) shows each limb on the other side, so it takes the other side's keypoints, and with them
+ * OpenPose's colour for that side. The canvas, the layer thumbnail and the openpose control image all draw these.
+ */
+export function poseRowsAsShown(node: LayerNode<'POSE'>): number[][] {
+  const [a, b, c, d] = placementOf(node).matrix;
+  const mirrored = a * d - b * c < 0;
+  return node.data.body.subset.map((row) => (mirrored ? mirroredPoseRow(row) : [...row]));
+}

@@ -7,8 +7,8 @@ import { placementOf } from './placement.ts';
  * are a half turn) shows each limb on the other side, so it takes the other side's keypoints, and with them
  * OpenPose's colour for that side. The canvas, the layer thumbnail and the openpose control image all draw these.
  */
-export function poseRowsAsShown(node: LayerNode<'POSE'>): number[][] {
+export function poseRowsAsShown(node: LayerNode<'POSE'>): readonly (readonly number[])[] {
   const [a, b, c, d] = placementOf(node).matrix;
-  const mirrored = a * d - b * c < 0;
-  return node.data.body.subset.map((row) => (mirrored ? mirroredPoseRow(row) : [...row]));
+  const { subset } = node.data.body;
+  return a * d - b * c < 0 ? subset.map(mirroredPoseRow) : subset;
 }
